@@ -1,0 +1,4 @@
+export { claudeInput, raiderInput } from './arguments.js';
+export type { ParsedRule, RaiderTools } from './rules.js';
+export { parseRule, raiderTools } from './rules.js';
+export { claudeName, claudeNames, isMcp, raiderName, raiderNames } from './table.js';
