@@ -1,0 +1,34 @@
+/**
+ * Size limits of the task-list tools. Every limit is an option; the defaults are generous for a
+ * model's working list and small enough that a runaway model cannot fill memory or context.
+ */
+export interface TodoLimits {
+  /** Most tasks a task list holds at once (task_create beyond it is an error). Default 1000. */
+  maxTasks: number;
+  /** Longest subject (and todo_write content), in characters. Default 500. */
+  maxSubjectLength: number;
+  /** Longest description, in characters. Default 10 000. */
+  maxDescriptionLength: number;
+  /** Longest activeForm, in characters. Default 500. */
+  maxActiveFormLength: number;
+  /** Longest owner, in characters. Default 200. */
+  maxOwnerLength: number;
+  /** Largest metadata record, as JSON text in characters. Default 10 000. */
+  maxMetadataSize: number;
+  /** Most ids in one addBlocks or addBlockedBy. Default 100. */
+  maxDependencies: number;
+  /** Most items in one todo_write list. Default 200. */
+  maxTodoItems: number;
+}
+
+/** The limits used where a caller sets none. */
+export const DEFAULT_LIMITS: Readonly<TodoLimits> = Object.freeze({
+  maxTasks: 1000,
+  maxSubjectLength: 500,
+  maxDescriptionLength: 10_000,
+  maxActiveFormLength: 500,
+  maxOwnerLength: 200,
+  maxMetadataSize: 10_000,
+  maxDependencies: 100,
+  maxTodoItems: 200,
+});

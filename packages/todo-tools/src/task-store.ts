@@ -1,0 +1,257 @@
+/**
+ * The task list the task tools share: keyed storage, so create, update, get and delete cost
+ * the same whatever the size of the list. `blocks` and `blockedBy` are kept as mirrored sets, so
+ * a delete touches only the task's neighbours.
+ */
+import type { TaskItem, TodoStatus } from './types.js';
+
+/** A task as stored. */
+export interface StoredTask {
+  id: string;
+  subject: string;
+  description: string;
+  activeForm?: string;
+  owner?: string;
+  status: TodoStatus;
+  blocks: Set<string>;
+  blockedBy: Set<string>;
+  metadata?: Record<string, unknown>;
+}
+
+/** The fields of task_update, validated by its schema. */
+export interface UpdateArgs {
+  taskId: string;
+  subject?: string;
+  description?: string;
+  activeForm?: string;
+  status?: TodoStatus | 'deleted';
+  addBlocks?: string[];
+  addBlockedBy?: string[];
+  owner?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** The fields an update changes, in Claude Code's order for "Updated task #N ...". */
+export const FIELD_ORDER = [
+  'subject',
+  'description',
+  'activeForm',
+  'owner',
+  'metadata',
+  'status',
+  'blocks',
+  'blockedBy',
+] as const;
+export type UpdatedField = (typeof FIELD_ORDER)[number];
+
+/** What an update would do, computed without touching the list. */
+export interface UpdatePlan {
+  /** The task as it would be after the update (new sets and records: the stored task is untouched). */
+  next: StoredTask;
+  /** Changed fields in FIELD_ORDER. */
+  fields: UpdatedField[];
+  /** Ids newly added to blocks / blockedBy. */
+  newBlocks: string[];
+  newBlockedBy: string[];
+  /** True when the status changes to completed (the TaskCompleted hook runs first). */
+  completes: boolean;
+}
+
+/** Merges metadata key by key (shallow); a key set to null goes. An emptied record is dropped. */
+export function mergeMetadata(
+  current: Record<string, unknown> | undefined,
+  patch: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return Object.keys(merged).length ? merged : undefined;
+}
+
+/** The task in the shape `onUpdate` receives: a copy that shares nothing with the store. */
+export function toItem(task: StoredTask): TaskItem {
+  const item: TaskItem = {
+    id: task.id,
+    content: task.subject,
+    status: task.status,
+    activeForm: task.activeForm ?? task.subject,
+    description: task.description,
+    blocks: [...task.blocks],
+    blockedBy: [...task.blockedBy],
+  };
+  if (task.owner !== undefined) item.owner = task.owner;
+  if (task.metadata !== undefined) item.metadata = structuredClone(task.metadata);
+  return item;
+}
+
+/** The task list: tasks by id, in id order, and the next id to hand out. */
+export class TaskStore {
+  /** Insertion order is id order: new ids are always above every stored one. */
+  readonly byId = new Map<string, StoredTask>();
+  /** The next id; never goes down, so no id is used twice. */
+  nextId = 1;
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get(id: string): StoredTask | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Stores a new pending task under the next id. */
+  create(fields: { subject: string; description: string; activeForm?: string; metadata?: Record<string, unknown> }) {
+    const task = this.draft(fields);
+    this.byId.set(task.id, task);
+    this.nextId += 1;
+    return task;
+  }
+
+  /** The task `create` would store, without storing it (what TaskCreated is asked about). */
+  draft(fields: {
+    subject: string;
+    description: string;
+    activeForm?: string;
+    metadata?: Record<string, unknown>;
+  }): StoredTask {
+    const task: StoredTask = {
+      id: String(this.nextId),
+      subject: fields.subject,
+      description: fields.description,
+      status: 'pending',
+      blocks: new Set(),
+      blockedBy: new Set(),
+    };
+    if (fields.activeForm !== undefined) task.activeForm = fields.activeForm;
+    const metadata = fields.metadata && mergeMetadata(undefined, fields.metadata);
+    if (metadata) task.metadata = metadata;
+    return task;
+  }
+
+  /**
+   * What `args` would change on `task`, or the text of the first thing wrong with it. Costs
+   * the size of the call, not of the list.
+   */
+  plan(task: StoredTask, args: UpdateArgs): UpdatePlan | string {
+    const next: StoredTask = { ...task, blocks: new Set(task.blocks), blockedBy: new Set(task.blockedBy) };
+    const changed = new Set<UpdatedField>();
+    if (args.subject !== undefined && args.subject !== task.subject) {
+      next.subject = args.subject;
+      changed.add('subject');
+    }
+    if (args.description !== undefined && args.description !== task.description) {
+      next.description = args.description;
+      changed.add('description');
+    }
+    if (args.activeForm !== undefined && args.activeForm !== task.activeForm) {
+      next.activeForm = args.activeForm;
+      changed.add('activeForm');
+    }
+    if (args.owner !== undefined && args.owner !== (task.owner ?? '')) {
+      if (args.owner === '') delete next.owner;
+      else next.owner = args.owner;
+      changed.add('owner');
+    }
+    if (args.metadata !== undefined) {
+      // Claude Code counts metadata as updated whenever it is given.
+      const merged = mergeMetadata(task.metadata, args.metadata);
+      if (merged) next.metadata = merged;
+      else delete next.metadata;
+      changed.add('metadata');
+    }
+    let completes = false;
+    if (args.status !== undefined && args.status !== 'deleted' && args.status !== task.status) {
+      next.status = args.status;
+      completes = args.status === 'completed';
+      changed.add('status');
+    }
+    const newBlocks = this.newLinks(task, args.addBlocks, next.blocks, 'addBlocks');
+    if (typeof newBlocks === 'string') return newBlocks;
+    if (newBlocks.length) changed.add('blocks');
+    const newBlockedBy = this.newLinks(task, args.addBlockedBy, next.blockedBy, 'addBlockedBy');
+    if (typeof newBlockedBy === 'string') return newBlockedBy;
+    if (newBlockedBy.length) changed.add('blockedBy');
+    return { next, fields: FIELD_ORDER.filter((f) => changed.has(f)), newBlocks, newBlockedBy, completes };
+  }
+
+  /** Ids of `ids` not yet in `into` (added to it), or the text of the first wrong one. */
+  private newLinks(task: StoredTask, ids: string[] | undefined, into: Set<string>, field: string): string[] | string {
+    const added: string[] = [];
+    for (const id of ids ?? []) {
+      if (id === task.id) {
+        return `${field}: a task cannot depend on itself; expected ids of other tasks, received "${id}" on task #${task.id}`;
+      }
+      if (!this.byId.has(id)) {
+        return `${field}: expected ids of existing tasks, received "${id}" (there is no task #${id})`;
+      }
+      if (!into.has(id)) {
+        into.add(id);
+        added.push(id);
+      }
+    }
+    return added;
+  }
+
+  /** Stores a planned update, mirroring new links on the other tasks. */
+  apply(plan: UpdatePlan): StoredTask {
+    const { next } = plan;
+    this.byId.set(next.id, next);
+    for (const id of plan.newBlocks) this.byId.get(id)?.blockedBy.add(next.id);
+    for (const id of plan.newBlockedBy) this.byId.get(id)?.blocks.add(next.id);
+    return next;
+  }
+
+  /** Removes a task and its id from its neighbours' blocks and blockedBy. */
+  delete(id: string): void {
+    const task = this.byId.get(id);
+    if (!task) return;
+    for (const other of task.blocks) this.byId.get(other)?.blockedBy.delete(id);
+    for (const other of task.blockedBy) this.byId.get(other)?.blocks.delete(id);
+    this.byId.delete(id);
+  }
+
+  /** Empties the list; ids go on counting. */
+  clear(): void {
+    this.byId.clear();
+  }
+
+  /**
+   * Replaces the list with `items` (the shape `onUpdate` hands out). Links are mirrored and links
+   * to tasks not in the list dropped, so the invariants hold whatever was saved. The next id
+   * follows the highest id of the list.
+   */
+  restore(items: readonly TaskItem[]): void {
+    const tasks = [...items].sort((a, b) => Number(a.id) - Number(b.id));
+    this.byId.clear();
+    for (const item of tasks) {
+      const task: StoredTask = {
+        id: item.id,
+        subject: item.content,
+        description: item.description,
+        status: item.status,
+        blocks: new Set(),
+        blockedBy: new Set(),
+      };
+      if (item.activeForm !== undefined && item.activeForm !== item.content) task.activeForm = item.activeForm;
+      if (item.owner !== undefined) task.owner = item.owner;
+      if (item.metadata !== undefined) task.metadata = structuredClone(item.metadata);
+      this.byId.set(task.id, task);
+    }
+    for (const item of tasks) {
+      for (const id of item.blocks) this.link(item.id, id);
+      for (const id of item.blockedBy) this.link(id, item.id);
+    }
+    const highest = tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0);
+    this.nextId = highest + 1;
+  }
+
+  private link(blocker: string, blocked: string): void {
+    const a = this.byId.get(blocker);
+    const b = this.byId.get(blocked);
+    if (!a || !b || a === b) return;
+    a.blocks.add(blocked);
+    b.blockedBy.add(blocker);
+  }
+}

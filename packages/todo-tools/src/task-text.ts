@@ -1,0 +1,32 @@
+/** The answer texts of task_list and task_get, exactly as Claude Code words them. */
+import type { StoredTask, TaskStore } from './task-store.js';
+
+const ids = (list: Iterable<string>): string => [...list].map((id) => `#${id}`).join(', ');
+
+/** True for a task task_list leaves out: one whose metadata has `_internal`. */
+export function isInternal(task: StoredTask): boolean {
+  return task.metadata !== undefined && Object.hasOwn(task.metadata, '_internal');
+}
+
+/**
+ * One task_list line: `#ID [STATUS] SUBJECT (OWNER) [blocked by #A, #B]`, the owner only when
+ * set, the blockers only those not completed yet.
+ */
+export function listLine(task: StoredTask, store: TaskStore): string {
+  let line = `#${task.id} [${task.status}] ${task.subject}`;
+  if (task.owner !== undefined) line += ` (${task.owner})`;
+  const open = [...task.blockedBy].filter((id) => store.get(id)?.status !== 'completed');
+  if (open.length) line += ` [blocked by ${ids(open)}]`;
+  return line;
+}
+
+/**
+ * task_get's lines: `Task #ID: SUBJECT`, `Status: ...`, `Description: ...`, then
+ * `Blocked by: #A, ...` and `Blocks: #B, ...` when not empty (not filtered for completed blockers).
+ */
+export function getText(task: StoredTask): string {
+  const lines = [`Task #${task.id}: ${task.subject}`, `Status: ${task.status}`, `Description: ${task.description}`];
+  if (task.blockedBy.size) lines.push(`Blocked by: ${ids(task.blockedBy)}`);
+  if (task.blocks.size) lines.push(`Blocks: ${ids(task.blocks)}`);
+  return lines.join('\n');
+}
