@@ -1,0 +1,142 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TodoTools } from './index.js';
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+async function connect(server: McpServer) {
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  clients.push(client);
+  return client;
+}
+
+const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text;
+
+describe('the task tools over MCP', () => {
+  it('lists four tools with schemas, output schemas and honest annotations', async () => {
+    const client = await connect(new TodoTools().taskServer);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['task_create', 'task_update', 'task_list', 'task_get']);
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(byName.task_create?.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['subject', 'description'],
+      additionalProperties: false,
+    });
+    expect(byName.task_update?.inputSchema.properties?.status).toMatchObject({
+      enum: ['pending', 'in_progress', 'completed', 'deleted'],
+    });
+    for (const tool of tools) {
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.annotations?.openWorldHint).toBe(false);
+      expect(tool.description?.length).toBeLessThan(200);
+    }
+    expect(byName.task_list?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.task_get?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.task_update?.annotations?.destructiveHint).toBe(true);
+    expect(byName.task_create?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+  });
+
+  it('runs a session end to end with Claude Code answers and structured content', async () => {
+    const todos = new TodoTools();
+    const client = await connect(todos.taskServer);
+    const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+
+    const created = await call('task_create', { subject: 'Design the API', description: 'REST' });
+    expect(created).toEqual({
+      content: [{ type: 'text', text: 'Task #1 created successfully: Design the API' }],
+      structuredContent: {
+        task: {
+          id: '1',
+          content: 'Design the API',
+          status: 'pending',
+          activeForm: 'Design the API',
+          description: 'REST',
+          blocks: [],
+          blockedBy: [],
+        },
+      },
+    });
+    await call('task_create', { subject: 'Add auth endpoints', description: 'login', activeForm: 'Adding auth' });
+    const updated = await call('task_update', { taskId: '2', owner: 'alice', addBlockedBy: ['1'] });
+    expect(text(updated)).toBe('Updated task #2 owner, blockedBy');
+    expect(updated.structuredContent).toMatchObject({
+      success: true,
+      taskId: '2',
+      updatedFields: ['owner', 'blockedBy'],
+      task: { id: '2', owner: 'alice', blockedBy: ['1'] },
+    });
+    expect(text(await call('task_list'))).toBe(
+      '#1 [pending] Design the API\n#2 [pending] Add auth endpoints (alice) [blocked by #1]',
+    );
+    expect(text(await call('task_get', { taskId: '1' }))).toBe(
+      'Task #1: Design the API\nStatus: pending\nDescription: REST\nBlocks: #2',
+    );
+    const missing = await call('task_get', { taskId: '9' });
+    expect(missing).toEqual({ content: [{ type: 'text', text: 'Task not found' }], structuredContent: { task: null } });
+    const notFound = await call('task_update', { taskId: '9', status: 'completed' });
+    expect(notFound.isError).toBeFalsy();
+    expect(text(notFound)).toBe('Task not found');
+    expect(text(await call('task_update', { taskId: '1', status: 'deleted' }))).toBe('Updated task #1 deleted');
+    const list = await call('task_list');
+    expect(text(list)).toBe('#2 [pending] Add auth endpoints (alice)');
+    expect(list.structuredContent).toEqual({ tasks: todos.tasks() });
+    await call('task_update', { taskId: '2', status: 'deleted' });
+    expect(await call('task_list')).toEqual({
+      content: [{ type: 'text', text: 'No tasks found' }],
+      structuredContent: { tasks: [] },
+    });
+  });
+
+  it('bad input is an error result saying what was expected and received; the list is unchanged', async () => {
+    const todos = new TodoTools();
+    const client = await connect(todos.taskServer);
+    await client.callTool({ name: 'task_create', arguments: { subject: 'A', description: '' } });
+    const before = todos.tasks();
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['task_create', { subject: 'B', description: '', priority: 1 }, 'unknown argument "priority"'],
+      ['task_update', { taskId: '1', status: 'done' }, 'received "done" at status'],
+      ['task_update', { taskId: 1 }, 'expected a task id such as "1", received 1 at taskId'],
+      ['task_update', { taskId: '1', addBlocks: ['5'] }, 'addBlocks: expected ids of existing tasks, received "5"'],
+      ['task_get', {}, 'expected a task id such as "1", received nothing at taskId'],
+      ['task_list', { all: true }, 'unknown argument "all"'],
+    ];
+    for (const [name, args, message] of cases) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+      expect(text(result)).toContain(message);
+    }
+    expect(todos.tasks()).toEqual(before);
+  });
+
+  it('mounts on a server you own, sharing the one list', async () => {
+    const todos = new TodoTools();
+    const server = new McpServer({ name: 'mine', version: '1.0.0' });
+    todos.registerTaskTools(server);
+    todos.registerTodoWrite(server);
+    const client = await connect(server);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'task_create',
+      'task_update',
+      'task_list',
+      'task_get',
+      'todo_write',
+    ]);
+    await client.callTool({ name: 'task_create', arguments: { subject: 'A', description: '' } });
+    expect(todos.listTasks()).toBe('#1 [pending] A');
+  });
+
+  it('builds each server once', () => {
+    const todos = new TodoTools();
+    expect(todos.taskServer).toBe(todos.taskServer);
+    expect(todos.server).toBe(todos.server);
+    expect(todos.server).not.toBe(todos.taskServer);
+  });
+});

@@ -1,0 +1,135 @@
+import { describe, expect, it, vi } from 'vitest';
+import { TodoListError, TodoTools } from './index.js';
+
+describe('check', () => {
+  const todos = new TodoTools();
+
+  it('returns the list as todo_write stores it, activeForm defaulting to content', () => {
+    expect(
+      todos.check([
+        { content: 'Run the tests', status: 'completed', activeForm: 'Running the tests' },
+        { content: 'Fix the bug', status: 'in_progress' },
+        { content: 'Ship', status: 'pending' },
+      ]),
+    ).toEqual([
+      { content: 'Run the tests', status: 'completed', activeForm: 'Running the tests' },
+      { content: 'Fix the bug', status: 'in_progress', activeForm: 'Fix the bug' },
+      { content: 'Ship', status: 'pending', activeForm: 'Ship' },
+    ]);
+    expect(todos.check([])).toEqual([]);
+  });
+
+  it.each([
+    [['a string'], 'todos[0]: expected an item { content, status, activeForm? }, received "a string"'],
+    [[{ status: 'pending' }], 'todos[0].content: expected a string, received nothing'],
+    [[{ content: ' ', status: 'pending' }], 'todos[0].content: expected a non-empty text, received " "'],
+    [
+      [
+        { content: 'a', status: 'pending' },
+        { content: 'b', status: 'done' },
+      ],
+      'todos[1].status: expected one of pending, in_progress, completed, received "done"',
+    ],
+    [
+      [
+        { content: 'a', status: 'in_progress' },
+        { content: 'b', status: 'pending' },
+        { content: 'c', status: 'in_progress' },
+      ],
+      'todos[2].status: expected at most one in_progress item, received a second one (todos[0] is in_progress)',
+    ],
+    [[{ content: 'a', status: 'pending', priority: 'high' }], 'todos[0]: unknown argument "priority"'],
+    ['not a list', 'todos: expected an array of items, received string "not a list"'],
+  ])('throws naming the first wrong item: %j', (items, message) => {
+    let error: unknown;
+    try {
+      todos.check(items);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TodoListError);
+    expect((error as TodoListError).message).toBe(message);
+    expect((error as TodoListError).code).toBe('INVALID_TODO_LIST');
+  });
+
+  it('names only the first wrong item when several are wrong', () => {
+    expect(() =>
+      todos.check([{ content: 'ok', status: 'pending' }, { content: 'x', status: 'nope' }, { status: 'pending' }]),
+    ).toThrow(/^todos\[1\]\.status/);
+  });
+
+  it('enforces the item limit', () => {
+    const small = new TodoTools({ limits: { maxTodoItems: 2 } });
+    expect(() => small.check([1, 2, 3])).toThrow('todos: expected at most 2 items, received 3');
+  });
+});
+
+describe('render', () => {
+  const todos = new TodoTools();
+
+  it('a count line, then one numbered line per item', () => {
+    expect(
+      todos.render([
+        { content: 'Run the tests', status: 'completed', activeForm: 'Running the tests' },
+        { content: 'Fix the bug', status: 'in_progress', activeForm: 'Fixing the bug' },
+        { content: 'Ship', status: 'pending', activeForm: 'Shipping' },
+        { content: 'Tell', status: 'pending', activeForm: 'Telling' },
+      ]),
+    ).toBe(
+      [
+        '4 todos (1 completed, 1 in_progress, 2 pending)',
+        '1. [completed] Run the tests',
+        '2. [in_progress] Fix the bug',
+        '3. [pending] Ship',
+        '4. [pending] Tell',
+      ].join('\n'),
+    );
+  });
+
+  it('one item, and none', () => {
+    expect(todos.render([{ content: 'A', status: 'pending', activeForm: 'A' }])).toBe(
+      '1 todo (1 pending)\n1. [pending] A',
+    );
+    expect(todos.render([])).toBe('0 todos');
+  });
+});
+
+describe('todo_write through the server', () => {
+  it('hands every accepted list to onUpdate and holds none of its own', async () => {
+    const onUpdate = vi.fn();
+    const todos = new TodoTools({ onUpdate });
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 't', version: '1' });
+    await Promise.all([todos.server.connect(a), client.connect(b)]);
+    const list = [{ content: 'A', status: 'in_progress' }];
+    const ok = await client.callTool({ name: 'todo_write', arguments: { todos: list } });
+    expect(ok).toEqual({
+      content: [{ type: 'text', text: '1 todo (1 in_progress)\n1. [in_progress] A' }],
+      structuredContent: { todos: [{ content: 'A', status: 'in_progress', activeForm: 'A' }] },
+    });
+    expect(onUpdate).toHaveBeenCalledWith([{ content: 'A', status: 'in_progress', activeForm: 'A' }]);
+    const bad = await client.callTool({
+      name: 'todo_write',
+      arguments: {
+        todos: [
+          { content: 'A', status: 'in_progress' },
+          { content: 'B', status: 'in_progress' },
+        ],
+      },
+    });
+    expect(bad).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'todos[1].status: expected at most one in_progress item, received a second one (todos[0] is in_progress)',
+        },
+      ],
+      isError: true,
+    });
+    expect(onUpdate).toHaveBeenCalledTimes(1);
+    expect(todos.tasks()).toEqual([]);
+    await client.close();
+  });
+});
