@@ -1,6 +1,11 @@
 export type { TodoLimits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';
+export { TODO_GUIDANCE } from './todo-guidance.js';
+export { replay } from './todo-replay.js';
+export type { TodoToolOptions } from './todo-tool.js';
+export { TodoTool } from './todo-tool.js';
 export type { TodoToolsOptions } from './todo-tools.js';
 export { TodoTools } from './todo-tools.js';
+export type { TodoAction, TodoDetails, TodoResult, TodoSnapshot, TodoTask, TodoTaskStatus } from './todo-types.js';
 export { TodoListError } from './todo-write.js';
 export type { TaskEvent, TaskItem, TodoItem, TodoStatus, ToolAnswer } from './types.js';

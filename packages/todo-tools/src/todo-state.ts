@@ -1,0 +1,272 @@
+/**
+ * The state of a `todo` list (seed 002): tasks keyed by id, tombstones kept, and a maintained
+ * index of reverse edges (`blocks`), so create, update, get and delete do not grow with the list
+ * and the cycle check walks only what the new dependencies reach.
+ *
+ * Tasks are frozen objects replaced on change (never mutated), so a snapshot can share them with
+ * the state and with earlier snapshots safely.
+ */
+import type { TodoParams } from './todo-params.js';
+import {
+  clearedText,
+  createdText,
+  deletedText,
+  getBlock,
+  listRow,
+  NO_TASKS,
+  noChangeText,
+  updatedText,
+} from './todo-text.js';
+import type { TodoSnapshot, TodoTask, TodoTaskStatus } from './todo-types.js';
+
+/** What one action did: its text, and whether the state changed (or the bare error message). */
+export type Outcome = { text: string; changed: boolean } | { error: string };
+
+/** Allowed status targets (seed 002); a transition to the current status is always accepted. */
+const TRANSITIONS: Readonly<Record<TodoTaskStatus, readonly TodoTaskStatus[]>> = {
+  pending: ['in_progress', 'completed', 'deleted'],
+  in_progress: ['pending', 'completed', 'deleted'],
+  completed: ['deleted'],
+  deleted: [],
+};
+
+const MUTABLE = 'subject, description, activeForm, status, owner, metadata, addBlockedBy, or removeBlockedBy';
+
+/** Deep-freezes a JSON-like value (metadata), so shared snapshots cannot be changed through it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/** A task with every optional field set only when it has a value, frozen. */
+function freezeTask(task: TodoTask): TodoTask {
+  const out: TodoTask = { id: task.id, subject: task.subject, status: task.status };
+  if (task.description) out.description = task.description;
+  if (task.activeForm) out.activeForm = task.activeForm;
+  if (task.blockedBy?.length) out.blockedBy = Object.freeze([...task.blockedBy]) as number[];
+  if (task.owner) out.owner = task.owner;
+  if (task.metadata && Object.keys(task.metadata).length) out.metadata = deepFreeze(structuredClone(task.metadata));
+  return Object.freeze(out);
+}
+
+function mergeMetadata(current: Record<string, unknown> | undefined, patch: Record<string, unknown>) {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return Object.keys(merged).length ? merged : undefined;
+}
+
+const sameIds = (a: readonly number[] | undefined, b: readonly number[] | undefined): boolean => {
+  const x = a ?? [];
+  const y = b ?? [];
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
+
+/** The tasks and their indexes. */
+export class TodoState {
+  private readonly tasks = new Map<number, TodoTask>();
+  /** Reverse edges: id -> ids of the tasks whose blockedBy names it. */
+  private readonly blocks = new Map<number, Set<number>>();
+  private nextId = 1;
+  /** The last snapshot's task array, kept until the next change. */
+  private cached: readonly TodoTask[] | undefined;
+
+  /** How many tasks the list holds, tombstones included. */
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  /** The state as a snapshot: tasks in id order (shared, frozen) and the next id. */
+  snapshot(): TodoSnapshot {
+    this.cached ??= Object.freeze(Array.from(this.tasks.values()));
+    return { tasks: this.cached, nextId: this.nextId };
+  }
+
+  /** Replaces the state with a snapshot that has already been validated. */
+  load(snapshot: TodoSnapshot): void {
+    this.tasks.clear();
+    this.blocks.clear();
+    for (const task of [...snapshot.tasks].sort((a, b) => a.id - b.id)) this.put(freezeTask(task));
+    this.nextId = snapshot.nextId;
+    this.cached = undefined;
+  }
+
+  /** Carries out one action whose parameters have been read. Validation precedes every change. */
+  apply(p: TodoParams): Outcome {
+    switch (p.action) {
+      case 'create':
+        return this.create(p);
+      case 'update':
+        return this.update(p);
+      case 'list':
+        return this.list(p);
+      case 'get':
+        return this.get(p);
+      case 'delete':
+        return this.delete(p);
+      case 'clear': {
+        const count = this.tasks.size;
+        this.tasks.clear();
+        this.blocks.clear();
+        this.nextId = 1;
+        this.cached = undefined;
+        return { text: clearedText(count), changed: true };
+      }
+    }
+  }
+
+  private put(task: TodoTask, before?: TodoTask): void {
+    for (const dep of before?.blockedBy ?? []) this.blocks.get(dep)?.delete(task.id);
+    for (const dep of task.blockedBy ?? []) {
+      const set = this.blocks.get(dep);
+      if (set) set.add(task.id);
+      else this.blocks.set(dep, new Set([task.id]));
+    }
+    this.tasks.set(task.id, task);
+    this.cached = undefined;
+  }
+
+  private create(p: TodoParams): Outcome {
+    if (!p.subject?.trim()) return { error: 'subject required for create' };
+    for (const dep of p.blockedBy ?? []) {
+      const problem = this.depProblem('blockedBy', dep);
+      if (problem) return { error: problem };
+    }
+    const fields: TodoTask = { id: this.nextId, subject: p.subject, status: 'pending' };
+    if (p.description) fields.description = p.description;
+    if (p.activeForm) fields.activeForm = p.activeForm;
+    if (p.blockedBy?.length) fields.blockedBy = p.blockedBy;
+    if (p.owner) fields.owner = p.owner;
+    const metadata = p.metadata && mergeMetadata(undefined, p.metadata);
+    if (metadata) fields.metadata = metadata;
+    const task = freezeTask(fields);
+    this.put(task);
+    this.nextId += 1;
+    return { text: createdText(task), changed: true };
+  }
+
+  private depProblem(field: string, dep: number): string | undefined {
+    const task = this.tasks.get(dep);
+    if (!task) return `${field}: #${dep} not found`;
+    if (task.status === 'deleted') return `${field}: #${dep} is deleted`;
+    return undefined;
+  }
+
+  private update(p: TodoParams): Outcome {
+    if (p.id === undefined) return { error: 'id required for update' };
+    const current = this.tasks.get(p.id);
+    if (!current) return { error: `#${p.id} not found` };
+    const mutates =
+      p.subject !== undefined ||
+      p.description !== undefined ||
+      p.activeForm !== undefined ||
+      p.status !== undefined ||
+      p.owner !== undefined ||
+      p.metadata !== undefined ||
+      Boolean(p.addBlockedBy?.length) ||
+      Boolean(p.removeBlockedBy?.length);
+    if (!mutates) return { error: `update requires at least one mutable field: ${MUTABLE}` };
+    // A blank subject is refused on update as on create.
+    if (p.subject !== undefined && !p.subject.trim()) return { error: 'subject required: it cannot be blank' };
+    const status = p.status ?? current.status;
+    if (status !== current.status && !TRANSITIONS[current.status].includes(status)) {
+      return { error: `illegal transition ${current.status} → ${status}` };
+    }
+    let blockedBy = [...(current.blockedBy ?? [])];
+    if (p.removeBlockedBy?.length) {
+      const remove = new Set(p.removeBlockedBy);
+      blockedBy = blockedBy.filter((dep) => !remove.has(dep));
+    }
+    const added: number[] = [];
+    for (const dep of p.addBlockedBy ?? []) {
+      if (dep === current.id) return { error: `cannot block #${current.id} on itself` };
+      const problem = this.depProblem('addBlockedBy', dep);
+      if (problem) return { error: problem };
+      if (!blockedBy.includes(dep)) {
+        blockedBy.push(dep);
+        added.push(dep);
+      }
+    }
+    if (added.length && this.reaches(added, current.id)) {
+      return { error: 'addBlockedBy would create a cycle in the blockedBy graph' };
+    }
+    const next: TodoTask = { ...current, status, blockedBy };
+    if (p.subject !== undefined) next.subject = p.subject;
+    if (p.description !== undefined) next.description = p.description;
+    if (p.activeForm !== undefined) next.activeForm = p.activeForm;
+    if (p.owner !== undefined) next.owner = p.owner;
+    if (p.metadata !== undefined) next.metadata = mergeMetadata(current.metadata, p.metadata);
+    const task = freezeTask(next);
+    if (!changedTask(current, task)) return { text: noChangeText(current.id, current.status), changed: false };
+    this.put(task, current);
+    return { text: updatedText(task.id, current.status, task.status), changed: true };
+  }
+
+  /**
+   * True when `target` is reachable from any of `starts` along blockedBy edges: adding an edge
+   * from target to a start would close a cycle. Iterative, and visits only what is reachable.
+   */
+  private reaches(starts: readonly number[], target: number): boolean {
+    const seen = new Set<number>();
+    const stack = [...starts];
+    while (stack.length) {
+      const id = stack.pop() as number;
+      if (id === target) return true;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      for (const dep of this.tasks.get(id)?.blockedBy ?? []) if (!seen.has(dep)) stack.push(dep);
+    }
+    return false;
+  }
+
+  private list(p: TodoParams): Outcome {
+    const rows: string[] = [];
+    for (const task of this.tasks.values()) {
+      if (task.status === 'deleted' && !p.includeDeleted) continue;
+      if (p.status !== undefined && task.status !== p.status) continue;
+      rows.push(listRow(task));
+    }
+    return { text: rows.length ? rows.join('\n') : NO_TASKS, changed: false };
+  }
+
+  private get(p: TodoParams): Outcome {
+    if (p.id === undefined) return { error: 'id required for get' };
+    const task = this.tasks.get(p.id);
+    if (!task) return { error: `#${p.id} not found` };
+    return { text: getBlock(task, this.blockersOf(task.id)), changed: false };
+  }
+
+  /** Ids of the tasks whose blockedBy names `id`, ascending. */
+  blockersOf(id: number): number[] {
+    return [...(this.blocks.get(id) ?? [])].sort((a, b) => a - b);
+  }
+
+  private delete(p: TodoParams): Outcome {
+    if (p.id === undefined) return { error: 'id required for delete' };
+    const current = this.tasks.get(p.id);
+    if (!current) return { error: `#${p.id} not found` };
+    if (current.status === 'deleted') return { error: `#${current.id} is already deleted` };
+    // A tombstone: kept, so historic blockedBy references still resolve.
+    const task = Object.freeze({ ...current, status: 'deleted' as const });
+    this.tasks.set(task.id, task);
+    this.cached = undefined;
+    return { text: deletedText(task), changed: true };
+  }
+}
+
+function changedTask(before: TodoTask, after: TodoTask): boolean {
+  return (
+    before.subject !== after.subject ||
+    before.status !== after.status ||
+    before.description !== after.description ||
+    before.activeForm !== after.activeForm ||
+    before.owner !== after.owner ||
+    !sameIds(before.blockedBy, after.blockedBy) ||
+    JSON.stringify(before.metadata ?? null) !== JSON.stringify(after.metadata ?? null)
+  );
+}

@@ -1,0 +1,199 @@
+/**
+ * TodoTool: the one-tool `todo` family of @juicesharp/rpiv-todo (seed 002) as an MCP tool.
+ * One object holds one list; every result carries the whole state (`details`) so a transcript
+ * can rebuild it with `replay`.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
+import { received } from './schemas.js';
+import { TODO_GUIDANCE } from './todo-guidance.js';
+import { readParams, TODO_ACTIONS, TODO_STATUSES } from './todo-params.js';
+import { readSnapshot } from './todo-replay.js';
+import { type Outcome, TodoState } from './todo-state.js';
+import { errorText } from './todo-text.js';
+import type { TodoDetails, TodoResult, TodoSnapshot } from './todo-types.js';
+import { VERSION } from './version.js';
+
+/** Options of {@link TodoTool}. */
+export interface TodoToolOptions {
+  /** Called with the new snapshot after every call that changed the list (not for reads, no-ops or rejections). */
+  onUpdate?: (snapshot: TodoSnapshot) => void;
+  /** The state to start from (say, `replay` of a resumed transcript). Must validate. */
+  snapshot?: TodoSnapshot;
+  /** Size limits; any left out take the defaults of DEFAULT_LIMITS. */
+  limits?: Partial<TodoLimits>;
+}
+
+const idError = (issue: { input?: unknown }) => `expected an integer id such as 3, received ${received(issue.input)}`;
+const id = () => z.union([z.number(), z.string()], { error: idError });
+const ids = () =>
+  z.array(id(), {
+    error: (issue) => `expected an array of integer ids such as [1, 2], received ${received(issue.input)}`,
+  });
+const str = () => z.string({ error: (issue) => `expected a string, received ${received(issue.input)}` });
+
+/** The MCP input schema: types only; `call` checks the rest and answers in the seed's envelope. */
+const INPUT = z.strictObject(
+  {
+    action: z
+      .enum(TODO_ACTIONS as [string, ...string[]], {
+        error: (issue) => `expected one of ${TODO_ACTIONS.join(', ')}, received ${received(issue.input)}`,
+      })
+      .describe('What to do.'),
+    subject: str().optional().describe('create (required), update: short imperative title.'),
+    blockedBy: ids().optional().describe('create: ids this task waits on.'),
+    description: str().optional().describe('create, update: long-form detail.'),
+    activeForm: str().optional().describe('create, update: present-continuous label shown while in_progress.'),
+    owner: str().optional().describe('create, update: agent or person assigned.'),
+    metadata: z
+      .record(z.string(), z.unknown(), {
+        error: (issue) => `expected an object of keys and values, received ${received(issue.input)}`,
+      })
+      .optional()
+      .describe('create, update: key/value data; on update merged, null deletes a key.'),
+    addBlockedBy: ids().optional().describe('update: ids to add to blockedBy.'),
+    removeBlockedBy: ids().optional().describe('update: ids to remove from blockedBy.'),
+    id: id().optional().describe('update, get, delete: the task id (an integer).'),
+    status: z
+      .enum(TODO_STATUSES as [string, ...string[]], {
+        error: (issue) => `expected one of ${TODO_STATUSES.join(', ')}, received ${received(issue.input)}`,
+      })
+      .optional()
+      .describe('update: new status; list: only tasks with this status.'),
+    includeDeleted: z.boolean().optional().describe('list: show deleted tasks too.'),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown parameter ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
+        : `expected an object of parameters, received ${received(issue.input)}`,
+  },
+);
+
+const TASK = z.object({
+  id: z.number(),
+  subject: z.string(),
+  description: z.string().optional(),
+  activeForm: z.string().optional(),
+  status: z.enum(TODO_STATUSES as [string, ...string[]]),
+  blockedBy: z.array(z.number()).optional(),
+  owner: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** The MCP output schema: the seed's `details`. */
+const OUTPUT = {
+  action: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  tasks: z.array(TASK),
+  nextId: z.number(),
+  error: z.string().optional(),
+};
+
+/**
+ * rpiv-todo's `todo` tool: actions create, update, list, get, delete and clear on one list, with
+ * tombstones, dependency checks before any change, and a result that carries the whole state.
+ * Create, update, get and delete do not grow with the list (the result's snapshot is an array of
+ * shared, frozen task objects); list is linear.
+ */
+export class TodoTool {
+  /** The limits in force. */
+  readonly limits: Readonly<TodoLimits>;
+  private readonly state = new TodoState();
+  private readonly onUpdate: TodoToolOptions['onUpdate'];
+  private built: McpServer | undefined;
+
+  /** @throws TypeError when `options.snapshot` does not validate. */
+  constructor(options: TodoToolOptions = {}) {
+    this.onUpdate = options.onUpdate;
+    this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
+    if (options.snapshot) this.restore(options.snapshot);
+  }
+
+  /**
+   * Carries out one call and answers in the seed's envelope: `content` with the text (`Error:
+   * <message>` for a rejection) and `details` with the action, the parameters and the complete
+   * state after the call (`error` holds the bare message of a rejection). A rejected call changes
+   * nothing. Never throws for bad parameters.
+   */
+  call(params: unknown): TodoResult {
+    const { action, outcome } = this.run(params);
+    const details: TodoDetails = { action, params: paramsOf(params), ...this.state.snapshot() };
+    let text: string;
+    if ('error' in outcome) {
+      details.error = outcome.error;
+      text = errorText(outcome.error);
+    } else {
+      text = outcome.text;
+      if (outcome.changed) this.onUpdate?.(this.state.snapshot());
+    }
+    return { content: [{ type: 'text', text }], details };
+  }
+
+  private run(params: unknown): { action: string; outcome: Outcome } {
+    const read = readParams(params, this.limits);
+    if ('error' in read) return { action: read.action, outcome: { error: read.error } };
+    if (read.action === 'create' && this.state.size >= this.limits.maxTasks) {
+      const error = `the list already holds ${this.state.size} tasks, the most it takes (maxTasks ${this.limits.maxTasks}); clear it or delete tasks first`;
+      return { action: read.action, outcome: { error } };
+    }
+    return { action: read.action, outcome: this.state.apply(read) };
+  }
+
+  /** The current state: every task (tombstones included, frozen) in id order, and the next id. */
+  snapshot(): TodoSnapshot {
+    return this.state.snapshot();
+  }
+
+  /**
+   * Replaces the state with `snapshot` (a `details` object will do). Calls no hook.
+   * @throws TypeError naming what is wrong when it does not validate; the state is then unchanged.
+   */
+  restore(snapshot: TodoSnapshot): void {
+    const valid = readSnapshot(snapshot);
+    if (typeof valid === 'string') throw new TypeError(`TodoTool.restore: invalid snapshot: ${valid}`);
+    this.state.load(valid);
+  }
+
+  /** Mounts the MCP tool `todo` on a server you own. */
+  register(server: McpServer): void {
+    server.registerTool(
+      'todo',
+      {
+        title: 'Todo list',
+        description:
+          'Plan and track multi-step work: action create, update, list, get, delete (tombstone) or clear. Ids are integers; keep one task in_progress.',
+        inputSchema: INPUT,
+        outputSchema: OUTPUT,
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      },
+      async (args): Promise<CallToolResult> => {
+        const result = this.call(args);
+        const out: CallToolResult = {
+          content: result.content,
+          structuredContent: result.details as unknown as Record<string, unknown>,
+        };
+        if (result.details.error !== undefined) out.isError = true;
+        return out;
+      },
+    );
+  }
+
+  /** An McpServer with the tool `todo` and TODO_GUIDANCE as its instructions, built once. */
+  get server(): McpServer {
+    if (!this.built) {
+      this.built = new McpServer({ name: 'raider-todo', version: VERSION }, { instructions: TODO_GUIDANCE });
+      this.register(this.built);
+    }
+    return this.built;
+  }
+}
+
+/** The call's parameters without `action`, as `details.params` records them (a shallow copy). */
+function paramsOf(params: unknown): Record<string, unknown> {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return {};
+  const { action: _action, ...rest } = params as Record<string, unknown>;
+  return rest;
+}
