@@ -239,19 +239,17 @@ export class TaskStore {
       if (item.metadata !== undefined) task.metadata = structuredClone(item.metadata);
       this.byId.set(task.id, task);
     }
+    // Each task keeps its own lists in their order; then any missing mirror is added.
     for (const item of tasks) {
-      for (const id of item.blocks) this.link(item.id, id);
-      for (const id of item.blockedBy) this.link(id, item.id);
+      const task = this.byId.get(item.id) as StoredTask;
+      for (const id of item.blocks) if (this.byId.has(id) && id !== item.id) task.blocks.add(id);
+      for (const id of item.blockedBy) if (this.byId.has(id) && id !== item.id) task.blockedBy.add(id);
+    }
+    for (const task of this.byId.values()) {
+      for (const id of task.blocks) this.byId.get(id)?.blockedBy.add(task.id);
+      for (const id of task.blockedBy) this.byId.get(id)?.blocks.add(task.id);
     }
     const highest = tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0);
     this.nextId = highest + 1;
-  }
-
-  private link(blocker: string, blocked: string): void {
-    const a = this.byId.get(blocker);
-    const b = this.byId.get(blocked);
-    if (!a || !b || a === b) return;
-    a.blocks.add(blocked);
-    b.blockedBy.add(blocker);
   }
 }

@@ -31,7 +31,7 @@ const update = fc
   )
   .map((args) => ({ kind: 'update' as const, args }));
 
-const commands = fc.array(fc.oneof(create, update, update), { maxLength: 40 });
+const commands = fc.array(fc.oneof(create, update, update), { minLength: 5, maxLength: 40, size: 'max' });
 
 /** Checks the invariants of a task list: mirrored links that name only tasks in the list, ids ascending. */
 function checkInvariants(list: TaskItem[]) {
