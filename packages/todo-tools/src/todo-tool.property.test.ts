@@ -45,7 +45,12 @@ const call = fc.oneof(
 function acyclic(tasks: readonly { id: number; blockedBy?: number[] }[]): boolean {
   const deps = new Map(tasks.map((t) => [t.id, t.blockedBy ?? []]));
   const reaches = (from: number, target: number, seen = new Set<number>()): boolean =>
-    (deps.get(from) ?? []).some((d) => d === target || (!seen.has(d) && (seen.add(d), reaches(d, target, seen))));
+    (deps.get(from) ?? []).some((d) => {
+      if (d === target) return true;
+      if (seen.has(d)) return false;
+      seen.add(d);
+      return reaches(d, target, seen);
+    });
   return tasks.every((t) => !reaches(t.id, t.id));
 }
 

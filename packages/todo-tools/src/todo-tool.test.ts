@@ -359,11 +359,13 @@ describe('todo: the envelope', () => {
     const first = tool.call({ action: 'create', subject: 'A', metadata: { k: { v: 1 } } }).details;
     tool.call({ action: 'update', id: 1, subject: 'B' });
     expect(first.tasks[0]?.subject).toBe('A');
+    const task = first.tasks[0] as { subject: string; metadata: { k: { v: number } } };
+    expect(task.metadata.k.v).toBe(1);
     expect(() => {
-      (first.tasks[0] as { subject: string }).subject = 'hacked';
+      task.subject = 'hacked';
     }).toThrow(TypeError);
     expect(() => {
-      ((first.tasks[0]?.metadata as { k: { v: number } }).k as { v: number }).v = 2;
+      task.metadata.k.v = 2;
     }).toThrow(TypeError);
     expect(tool.snapshot().tasks[0]?.subject).toBe('B');
   });
