@@ -359,7 +359,7 @@ describe('todo: the envelope', () => {
     const first = tool.call({ action: 'create', subject: 'A', metadata: { k: { v: 1 } } }).details;
     tool.call({ action: 'update', id: 1, subject: 'B' });
     expect(first.tasks[0]?.subject).toBe('A');
-    const task = first.tasks[0] as { subject: string; metadata: { k: { v: number } } };
+    const task = first.tasks[0] as unknown as { subject: string; metadata: { k: { v: number } } };
     expect(task.metadata.k.v).toBe(1);
     expect(() => {
       task.subject = 'hacked';
