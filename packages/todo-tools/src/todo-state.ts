@@ -3,9 +3,11 @@
  * index of reverse edges (`blocks`), so create, update, get and delete do not grow with the list
  * and the cycle check walks only what the new dependencies reach.
  *
- * Tasks are frozen objects replaced on change (never mutated), so a snapshot can share them with
- * the state and with earlier snapshots safely.
+ * Tasks are frozen objects replaced on change (never mutated), held in id order in a persistent
+ * vector: a snapshot captures the vector in constant time and builds its array only when read, so
+ * the whole-list `details` every result carries costs nothing until someone looks at it.
  */
+import { PersistentVector } from './persistent-vector.js';
 import type { TodoParams } from './todo-params.js';
 import {
   clearedText,
@@ -67,33 +69,70 @@ const sameIds = (a: readonly number[] | undefined, b: readonly number[] | undefi
   return x.length === y.length && x.every((v, i) => v === y[i]);
 };
 
+/**
+ * Adds a snapshot of `vector` and `nextId` to `target`: `tasks` is an enumerable getter that builds
+ * the (frozen) array on first read and keeps it, so JSON, structuredClone and spreading all see a
+ * plain list, and a snapshot nobody reads costs nothing.
+ */
+function addSnapshot<T extends object>(
+  target: T,
+  vector: PersistentVector<TodoTask>,
+  nextId: number,
+): T & TodoSnapshot {
+  let tasks: readonly TodoTask[] | undefined;
+  Object.defineProperty(target, 'tasks', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      tasks ??= Object.freeze(vector.toArray());
+      return tasks;
+    },
+  });
+  return Object.assign(target, { nextId }) as T & TodoSnapshot;
+}
+
 /** The tasks and their indexes. */
 export class TodoState {
-  private readonly tasks = new Map<number, TodoTask>();
+  /** Every task, tombstones included, in id order. Tasks are only appended or replaced in place. */
+  private vector = PersistentVector.empty<TodoTask>();
+  /** id -> index in `vector`. */
+  private readonly position = new Map<number, number>();
   /** Reverse edges: id -> ids of the tasks whose blockedBy names it. */
   private readonly blocks = new Map<number, Set<number>>();
   private nextId = 1;
-  /** The last snapshot's task array, kept until the next change. */
-  private cached: readonly TodoTask[] | undefined;
 
   /** How many tasks the list holds, tombstones included. */
   get size(): number {
-    return this.tasks.size;
+    return this.vector.size;
   }
 
-  /** The state as a snapshot: tasks in id order (shared, frozen) and the next id. */
+  /** The state as a snapshot, taken in constant time: tasks in id order (frozen) and the next id. */
   snapshot(): TodoSnapshot {
-    this.cached ??= Object.freeze(Array.from(this.tasks.values()));
-    return { tasks: this.cached, nextId: this.nextId };
+    return addSnapshot({}, this.vector, this.nextId);
+  }
+
+  /** `target` with the snapshot's `tasks` and `nextId` added (the envelope's `details`). */
+  snapshotInto<T extends object>(target: T): T & TodoSnapshot {
+    return addSnapshot(target, this.vector, this.nextId);
   }
 
   /** Replaces the state with a snapshot that has already been validated. */
   load(snapshot: TodoSnapshot): void {
-    this.tasks.clear();
-    this.blocks.clear();
+    this.reset();
     for (const task of [...snapshot.tasks].sort((a, b) => a.id - b.id)) this.put(freezeTask(task));
     this.nextId = snapshot.nextId;
-    this.cached = undefined;
+  }
+
+  private reset(): void {
+    this.vector = PersistentVector.empty();
+    this.position.clear();
+    this.blocks.clear();
+    this.nextId = 1;
+  }
+
+  private task(id: number): TodoTask | undefined {
+    const at = this.position.get(id);
+    return at === undefined ? undefined : this.vector.get(at);
   }
 
   /** Carries out one action whose parameters have been read. Validation precedes every change. */
@@ -110,16 +149,14 @@ export class TodoState {
       case 'delete':
         return this.delete(p);
       case 'clear': {
-        const count = this.tasks.size;
-        this.tasks.clear();
-        this.blocks.clear();
-        this.nextId = 1;
-        this.cached = undefined;
+        const count = this.size;
+        this.reset();
         return { text: clearedText(count), changed: true };
       }
     }
   }
 
+  /** Stores a new or changed task and keeps the reverse index in step. */
   private put(task: TodoTask, before?: TodoTask): void {
     for (const dep of before?.blockedBy ?? []) this.blocks.get(dep)?.delete(task.id);
     for (const dep of task.blockedBy ?? []) {
@@ -127,8 +164,13 @@ export class TodoState {
       if (set) set.add(task.id);
       else this.blocks.set(dep, new Set([task.id]));
     }
-    this.tasks.set(task.id, task);
-    this.cached = undefined;
+    const at = this.position.get(task.id);
+    if (at === undefined) {
+      this.position.set(task.id, this.vector.size);
+      this.vector = this.vector.push(task);
+    } else {
+      this.vector = this.vector.set(at, task);
+    }
   }
 
   private create(p: TodoParams): Outcome {
@@ -151,7 +193,7 @@ export class TodoState {
   }
 
   private depProblem(field: string, dep: number): string | undefined {
-    const task = this.tasks.get(dep);
+    const task = this.task(dep);
     if (!task) return `${field}: #${dep} not found`;
     if (task.status === 'deleted') return `${field}: #${dep} is deleted`;
     return undefined;
@@ -159,7 +201,7 @@ export class TodoState {
 
   private update(p: TodoParams): Outcome {
     if (p.id === undefined) return { error: 'id required for update' };
-    const current = this.tasks.get(p.id);
+    const current = this.task(p.id);
     if (!current) return { error: `#${p.id} not found` };
     const mutates =
       p.subject !== undefined ||
@@ -219,14 +261,14 @@ export class TodoState {
       if (id === target) return true;
       if (seen.has(id)) continue;
       seen.add(id);
-      for (const dep of this.tasks.get(id)?.blockedBy ?? []) if (!seen.has(dep)) stack.push(dep);
+      for (const dep of this.task(id)?.blockedBy ?? []) if (!seen.has(dep)) stack.push(dep);
     }
     return false;
   }
 
   private list(p: TodoParams): Outcome {
     const rows: string[] = [];
-    for (const task of this.tasks.values()) {
+    for (const task of this.vector.toArray()) {
       if (task.status === 'deleted' && !p.includeDeleted) continue;
       if (p.status !== undefined && task.status !== p.status) continue;
       rows.push(listRow(task));
@@ -236,7 +278,7 @@ export class TodoState {
 
   private get(p: TodoParams): Outcome {
     if (p.id === undefined) return { error: 'id required for get' };
-    const task = this.tasks.get(p.id);
+    const task = this.task(p.id);
     if (!task) return { error: `#${p.id} not found` };
     return { text: getBlock(task, this.blockersOf(task.id)), changed: false };
   }
@@ -248,13 +290,12 @@ export class TodoState {
 
   private delete(p: TodoParams): Outcome {
     if (p.id === undefined) return { error: 'id required for delete' };
-    const current = this.tasks.get(p.id);
+    const current = this.task(p.id);
     if (!current) return { error: `#${p.id} not found` };
     if (current.status === 'deleted') return { error: `#${current.id} is already deleted` };
     // A tombstone: kept, so historic blockedBy references still resolve.
     const task = Object.freeze({ ...current, status: 'deleted' as const });
-    this.tasks.set(task.id, task);
-    this.cached = undefined;
+    this.put(task, current);
     return { text: deletedText(task), changed: true };
   }
 }

@@ -120,7 +120,7 @@ export class TodoTool {
    */
   call(params: unknown): TodoResult {
     const { action, outcome } = this.run(params);
-    const details: TodoDetails = { action, params: paramsOf(params), ...this.state.snapshot() };
+    const details: TodoDetails = this.state.snapshotInto({ action, params: paramsOf(params) });
     let text: string;
     if ('error' in outcome) {
       details.error = outcome.error;
