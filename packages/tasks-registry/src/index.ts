@@ -1,0 +1,13 @@
+export type { EndStatus, NotificationFields, Usage } from './notification.js';
+export { END_STATUSES, escape, notificationText, REMINDER_LINE, reminderText } from './notification.js';
+export type {
+  EntryFilter,
+  NewTaskEntry,
+  QueueItem,
+  TaskEntry,
+  TaskRegistryEvents,
+  TaskRegistryOptions,
+  TaskStatus,
+  UserMessage,
+} from './registry.js';
+export { TaskRegistry } from './registry.js';
