@@ -374,3 +374,25 @@ describe('AskUserQuestion', () => {
     expect(textOf(result)).toContain(message);
   });
 });
+
+describe('AskError outcomes from an answerer', () => {
+  it.each([
+    [new AskError('aborted', 'the server is shutting down'), `The question was withdrawn: the server is shutting down. ${DECIDE}`],
+    [new AskError('declined'), `The user declined to answer the question. ${DECIDE}`],
+    [new AskError('disconnected'), `The client disconnected before the user answered. ${DECIDE}`],
+  ])('%s', async (error, text) => {
+    const ask = new AskTools({
+      answerer: () => async () => {
+        throw error;
+      },
+    });
+    const client = new Client({ name: 'c', version: '1' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await Promise.all([ask.server.connect(a), client.connect(b)]);
+    clients.push(client);
+    expect(await client.callTool({ name: 'ask_user', arguments: { question: 'q' } })).toEqual({
+      content: [{ type: 'text', text }],
+      isError: true,
+    });
+  });
+});

@@ -280,7 +280,8 @@ export class AskTools {
       if (extra.signal.aborted) return failure('aborted');
       if (timeout.aborted) return failure('timeout', duration(this.timeoutMs));
       if (error instanceof AskError) {
-        return failure(error.code, error.code === 'timeout' ? duration(this.timeoutMs) : undefined);
+        if (error.code === 'timeout') return failure('timeout', duration(this.timeoutMs));
+        return failure(error.code, error.message === error.code ? undefined : error.message);
       }
       return failure('failed', error instanceof Error ? error.message : String(error));
     } finally {

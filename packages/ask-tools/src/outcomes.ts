@@ -17,7 +17,8 @@ export type AskFailure =
 
 /**
  * Thrown by an Asker for an outcome that is not an answer (say, the person declined). A plain
- * `undefined` from an Asker means the person gave no answer.
+ * `undefined` from an Asker means the person gave no answer. An `aborted` error with a message
+ * (`new AskError('aborted', 'the server is shutting down')`) says why the question was withdrawn.
  */
 export class AskError extends Error {
   /** Stable code for programs: what happened to the question. */
@@ -50,7 +51,9 @@ export function failureText(code: AskFailure, detail?: string): string {
     case 'disconnected':
       return `The client disconnected before the user answered. ${DECIDE}`;
     case 'aborted':
-      return 'The question was withdrawn because the tool call was cancelled.';
+      return detail
+        ? `The question was withdrawn: ${detail}. ${DECIDE}`
+        : 'The question was withdrawn because the tool call was cancelled.';
     case 'no-answer':
       return `The user gave no answer. ${DECIDE}`;
     case 'empty':
