@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+/**
+ * raider-server: the command. stdio by default, Streamable HTTP with --http. SIGINT and SIGTERM
+ * stop accepting, end open questions, close sessions and exit 0 within 5 seconds.
+ */
+import { startHttp } from './http.js';
+import { createLogger } from './log.js';
+import { helpText, OptionsError, readOptions, type ServerOptions } from './options.js';
+import { startStdio } from './stdio.js';
+import { VERSION } from './version.js';
+
+const SHUTDOWN_LIMIT_MS = 5000;
+
+async function main(): Promise<void> {
+  let options: ServerOptions;
+  try {
+    options = readOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (error instanceof OptionsError) {
+      process.stderr.write(`raider-server: ${error.message}\nTry raider-server --help.\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (options.help) {
+    process.stdout.write(`${helpText()}\n`);
+    return;
+  }
+  if (options.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  const log = createLogger(options.logLevel);
+  let close: () => Promise<void>;
+  if (options.http) {
+    const server = await startHttp(options, log).catch((error: Error) => {
+      log.error(`cannot listen on ${options.host}:${options.port}: ${error.message}`);
+      process.exit(1);
+    });
+    log.info(`listening on ${server.url} (family ${options.family}, names ${options.names})`);
+    close = () => server.close();
+  } else {
+    const server = await startStdio(options, log);
+    log.info(`serving over stdio (family ${options.family}, names ${options.names})`);
+    close = () => server.close();
+    void server.closed.then(() => shutdown('the client went away'));
+  }
+
+  let stopping = false;
+  const shutdown = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`shutting down: ${why}`);
+    // Whatever happens, the process is gone within the limit.
+    setTimeout(() => process.exit(0), SHUTDOWN_LIMIT_MS - 500).unref();
+    try {
+      await close();
+    } catch (error) {
+      log.warn(`while closing: ${(error as Error).message}`);
+    }
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`raider-server: ${error.stack ?? error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,194 @@
+/**
+ * One conversation: an McpServer with one task-list family, the question tool, the registry of
+ * open questions, and the resources raider://tasks and raider://work. Over stdio there is one;
+ * over HTTP one per MCP session, each isolated.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } from '@raider/ask-tools';
+import { TaskRegistry } from '@raider/tasks-registry';
+import { type TodoItem, TodoTool, TodoTools } from '@raider/todo-tools';
+import { claudeName, raiderInput } from '@raider/tool-names';
+import { instructions } from './instructions.js';
+import { type Logger, silent } from './log.js';
+import type { Family, Names } from './options.js';
+import { VERSION } from './version.js';
+
+/** The resource with the conversation's task list. */
+export const TASKS_URI = 'raider://tasks';
+/** The resource with the registry's entries (open and ended questions). */
+export const WORK_URI = 'raider://work';
+
+/** What a conversation is made of. */
+export interface ConversationOptions {
+  family: Family;
+  names: Names;
+  /** How long a question may wait for its answer, in ms. */
+  askTimeoutMs: number;
+  log?: Logger;
+}
+
+/** A running conversation. */
+export interface Conversation {
+  readonly server: McpServer;
+  readonly registry: TaskRegistry;
+  /** The task list as raider://tasks shows it. */
+  listState(): unknown;
+  /** Ends every open question with `reason` (each tool call answers that it was withdrawn). */
+  endQuestions(reason: string): void;
+  /** Ends open questions and closes the server. */
+  close(reason: string): Promise<void>;
+}
+
+type RegisterTool = McpServer['registerTool'];
+
+/**
+ * A view of `server` whose registerTool mounts each tool under its Claude Code name and turns
+ * the arguments of a call back into raider's (seed 003) before the tool sees them.
+ */
+function underClaudeNames(server: McpServer): McpServer {
+  const registerTool = ((name: string, config: unknown, handler: (...a: unknown[]) => unknown) =>
+    server.registerTool(
+      claudeName(name) ?? name,
+      config as never,
+      ((args: Record<string, unknown>, extra: unknown) => handler(raiderInput(name, args), extra)) as never,
+    )) as unknown as RegisterTool;
+  return { registerTool } as McpServer;
+}
+
+/** JSON of registry entries without the functions and promises they hold. */
+function plainEntries(registry: TaskRegistry): unknown[] {
+  return registry
+    .entries()
+    .map((entry) =>
+      Object.fromEntries(Object.entries(entry).filter(([, v]) => typeof v !== 'function' && !(v instanceof Promise))),
+    );
+}
+
+/** Builds a conversation. */
+export function createConversation(options: ConversationOptions): Conversation {
+  const log = options.log ?? silent;
+  const server = new McpServer(
+    { name: 'raider-server', version: VERSION },
+    {
+      capabilities: { resources: { subscribe: true, listChanged: true } },
+      instructions: instructions(options.family, options.names),
+    },
+  );
+  const registry = new TaskRegistry();
+  const subscribed = new Set<string>();
+  const changed = (uri: string) => {
+    if (subscribed.has(uri)) server.server.sendResourceUpdated({ uri }).catch(() => {});
+  };
+
+  // The task-list family.
+  const mount = options.names === 'claude' ? underClaudeNames(server) : server;
+  let listState: () => unknown;
+  if (options.family === 'todo') {
+    const todo = new TodoTool({ onUpdate: () => changed(TASKS_URI) });
+    todo.register(mount);
+    listState = () => ({ family: 'todo', ...todo.snapshot() });
+  } else if (options.family === 'todo_write') {
+    let todos: TodoItem[] = [];
+    const tools = new TodoTools({
+      onUpdate: (list) => {
+        todos = list as TodoItem[];
+        changed(TASKS_URI);
+      },
+    });
+    tools.registerTodoWrite(mount);
+    listState = () => ({ family: 'todo_write', todos });
+  } else {
+    const tools = new TodoTools({ onUpdate: () => changed(TASKS_URI) });
+    tools.registerTaskTools(mount);
+    listState = () => ({ family: 'tasks', tasks: tools.tasks() });
+  }
+
+  // The question tool. Every question in flight is an `ask` entry whose stop withdraws it.
+  let stopReason = 'the question was withdrawn';
+  const elicit = elicitationAnswerer(server, { timeoutMs: options.askTimeoutMs });
+  const track = async <T>(description: string, signal: AbortSignal, run: (signal: AbortSignal) => Promise<T>) => {
+    const id = registry.nextId('ask');
+    const controller = new AbortController();
+    const promise = run(AbortSignal.any([signal, controller.signal]));
+    registry.add({
+      id,
+      kind: 'ask',
+      recipient: 'main',
+      description,
+      stop: () => controller.abort(new AskError('aborted', stopReason)),
+      promise,
+    });
+    log.debug(`${id} asked: ${description}`);
+    try {
+      const answer = await promise;
+      registry.finish(id, 'completed');
+      return answer;
+    } catch (error) {
+      registry.finish(id, controller.signal.aborted || signal.aborted ? 'killed' : 'failed');
+      throw controller.signal.aborted ? controller.signal.reason : error;
+    }
+  };
+  const answerer: Answerer = () => {
+    const asker = elicit();
+    if (!asker) return undefined;
+    const tracked: Asker = (question, choices, signal) => track(question, signal, (s) => asker(question, choices, s));
+    const form = asker.form;
+    if (form) {
+      tracked.form = (questions, signal) =>
+        track(questions.map((q) => q.question).join(' / '), signal, (s) => form(questions, s));
+    }
+    return tracked;
+  };
+  const ask = new AskTools({ answerer, timeoutMs: options.askTimeoutMs });
+  if (options.names === 'claude') ask.registerAskUserQuestion(server);
+  else ask.register(server);
+  registry.on('added', () => changed(WORK_URI));
+  registry.on('finished', () => changed(WORK_URI));
+
+  // Resources, with subscriptions (McpServer does not implement resources/subscribe itself).
+  const json = (uri: URL, value: unknown) => ({
+    contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
+  });
+  server.registerResource(
+    'tasks',
+    TASKS_URI,
+    { title: 'Task list', description: "This conversation's task list.", mimeType: 'application/json' },
+    async (uri) => json(uri, listState()),
+  );
+  server.registerResource(
+    'work',
+    WORK_URI,
+    {
+      title: 'Background work',
+      description: 'Questions and other work of this conversation.',
+      mimeType: 'application/json',
+    },
+    async (uri) => json(uri, plainEntries(registry)),
+  );
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    subscribed.add(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+
+  const endQuestions = (reason: string) => {
+    stopReason = reason;
+    for (const entry of registry.running({ kind: 'ask' })) registry.stop(entry.id);
+  };
+  return {
+    server,
+    registry,
+    listState: () => listState(),
+    endQuestions,
+    async close(reason: string) {
+      endQuestions(reason);
+      // Let the withdrawn calls send their results before the transport goes.
+      await new Promise((resolve) => setImmediate(resolve));
+      await server.close();
+    },
+  };
+}

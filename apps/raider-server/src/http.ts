@@ -1,0 +1,255 @@
+/**
+ * Streamable HTTP at /mcp: one conversation per MCP session, each isolated, with the transport
+ * security the MCP specification asks for (loopback by default, Host and Origin checked on every
+ * request, a bearer token off loopback), a body limit, a session cap and idle expiry.
+ */
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type Conversation, createConversation } from './conversation.js';
+import { type Logger, silent } from './log.js';
+import { isLoopback, type ServerOptions } from './options.js';
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  conversation: Conversation;
+  lastSeen: number;
+  /** Requests of this session being served now; a session with one in flight is not idle. */
+  inFlight: number;
+}
+
+/** A running HTTP server. */
+export interface HttpServer {
+  /** The URL of the MCP endpoint (with the port actually bound). */
+  readonly url: string;
+  readonly sessions: ReadonlyMap<string, unknown>;
+  /** Stops accepting, ends open questions, closes every session. */
+  close(): Promise<void>;
+}
+
+function rpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compares a presented token with the expected one in constant time. */
+function tokenMatches(presented: string, expected: string): boolean {
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(Object.assign(new Error('body too large'), { tooLarge: true }));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The Host header values this server answers to. */
+function allowedHosts(options: ServerOptions, port: number): Set<string> {
+  const names = new Set([options.host, ...options.allowedHosts]);
+  if (isLoopback(options.host)) for (const n of ['localhost', '127.0.0.1', '[::1]']) names.add(n);
+  const hosts = new Set<string>();
+  for (const name of names) {
+    const bracketed = name.includes(':') && !name.startsWith('[') ? `[${name}]` : name;
+    hosts.add(bracketed.toLowerCase());
+    hosts.add(`${bracketed}:${port}`.toLowerCase());
+  }
+  return hosts;
+}
+
+/** The Origins allowed: the server's own (loopback) origins and the configured ones. */
+function allowedOrigins(options: ServerOptions, port: number): Set<string> {
+  const origins = new Set(options.allowedOrigins.map((o) => o.toLowerCase().replace(/\/$/, '')));
+  for (const host of allowedHosts(options, port)) {
+    if (host.includes(':') && !host.endsWith(']')) origins.add(`http://${host}`);
+  }
+  return origins;
+}
+
+/** Starts the HTTP server; resolves once it listens. */
+export async function startHttp(options: ServerOptions, log: Logger = silent): Promise<HttpServer> {
+  const sessions = new Map<string, Session>();
+  let hosts = new Set<string>();
+  let origins = new Set<string>();
+  let closing = false;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!hosts.has(host))
+      return rpcError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not allowed`);
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin.toLowerCase())) {
+      return rpcError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
+    }
+    if (options.token !== undefined) {
+      const auth = req.headers.authorization ?? '';
+      const presented = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+      if (!tokenMatches(presented, options.token)) {
+        return rpcError(res, 401, -32000, 'Unauthorized: expected Authorization: Bearer <token>', {
+          'www-authenticate': 'Bearer',
+        });
+      }
+    }
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ status: 'ok', sessions: sessions.size }));
+    }
+    if (path !== '/mcp') return rpcError(res, 404, -32000, `Not found: ${path}; the MCP endpoint is /mcp`);
+    if (closing) return rpcError(res, 503, -32000, 'Service unavailable: the server is shutting down');
+
+    let body: unknown;
+    if (req.method === 'POST') {
+      let text: string;
+      try {
+        text = await readBody(req, options.maxBodyBytes);
+      } catch (error) {
+        if ((error as { tooLarge?: boolean }).tooLarge) {
+          return rpcError(res, 413, -32600, `Request body too large: expected at most ${options.maxBodyBytes} bytes`);
+        }
+        return rpcError(res, 400, -32600, 'Invalid request: the body could not be read');
+      }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return rpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
+      }
+      if (typeof body !== 'object' || body === null) {
+        return rpcError(res, 400, -32600, 'Invalid request: expected a JSON-RPC message or batch');
+      }
+    }
+
+    const sessionId = req.headers['mcp-session-id'];
+    const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
+    let session = id ? sessions.get(id) : undefined;
+    if (id && !session) return rpcError(res, 404, -32001, 'Session not found: start a new one with initialize');
+    if (!session) {
+      const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+      if (req.method !== 'POST' || !initializing) {
+        return rpcError(res, 400, -32000, 'Bad request: expected an mcp-session-id header, or an initialize request');
+      }
+      if (sessions.size >= options.maxSessions) {
+        return rpcError(
+          res,
+          503,
+          -32000,
+          `Service unavailable: ${options.maxSessions} sessions are open, the most allowed`,
+        );
+      }
+      session = openSession();
+    }
+    session.lastSeen = Date.now();
+    session.inFlight += 1;
+    try {
+      await session.transport.handleRequest(req, res, body);
+    } finally {
+      session.inFlight -= 1;
+      session.lastSeen = Date.now();
+    }
+  };
+
+  const openSession = (): Session => {
+    const conversation = createConversation({
+      family: options.family,
+      names: options.names,
+      askTimeoutMs: options.askTimeoutMs,
+      log,
+    });
+    const session: Session = { conversation, lastSeen: Date.now(), inFlight: 0 } as Session;
+    session.transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => {
+        sessions.set(sid, session);
+        log.info(`session ${sid} opened (${sessions.size} open)`);
+      },
+      onsessionclosed: (sid) => {
+        endSession(sid, 'the session was closed');
+      },
+    });
+    session.transport.onclose = () => {
+      const sid = session.transport.sessionId;
+      if (sid) endSession(sid, 'the session was closed');
+    };
+    void conversation.server.connect(session.transport);
+    return session;
+  };
+
+  const endSession = (sid: string, reason: string) => {
+    const session = sessions.get(sid);
+    if (!session) return;
+    sessions.delete(sid);
+    void session.conversation.close(reason).catch(() => {});
+    log.info(`session ${sid} ended: ${reason}`);
+  };
+
+  const http: Server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      log.error(`request failed: ${(error as Error).message}`);
+      rpcError(res, 500, -32603, 'Internal error');
+    });
+  });
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [sid, session] of sessions) {
+        if (session.inFlight === 0 && now - session.lastSeen > options.idleTimeoutMs) {
+          endSession(sid, 'the session was idle too long');
+        }
+      }
+    },
+    Math.max(50, Math.min(60_000, Math.floor(options.idleTimeoutMs / 4))),
+  );
+  sweep.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, options.host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  hosts = allowedHosts(options, port);
+  origins = allowedOrigins(options, port);
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${shownHost}:${port}/mcp`;
+
+  return {
+    url,
+    sessions,
+    async close() {
+      closing = true;
+      clearInterval(sweep);
+      const done = new Promise<void>((resolve) => http.close(() => resolve()));
+      await Promise.all(
+        [...sessions.keys()].map(async (sid) => {
+          const session = sessions.get(sid);
+          sessions.delete(sid);
+          await session?.conversation.close('the server is shutting down').catch(() => {});
+        }),
+      );
+      http.closeAllConnections();
+      await done;
+    },
+  };
+}

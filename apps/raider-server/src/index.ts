@@ -1,0 +1,10 @@
+export type { Conversation, ConversationOptions } from './conversation.js';
+export { createConversation, TASKS_URI, WORK_URI } from './conversation.js';
+export type { HttpServer } from './http.js';
+export { startHttp } from './http.js';
+export type { Logger } from './log.js';
+export { createLogger } from './log.js';
+export type { Family, LogLevel, Names, ServerOptions } from './options.js';
+export { helpText, isLoopback, OptionsError, readOptions } from './options.js';
+export type { StdioServer } from './stdio.js';
+export { startStdio } from './stdio.js';

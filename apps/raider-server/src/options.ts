@@ -1,0 +1,251 @@
+/**
+ * The command line of raider-server: every flag has an environment variable twin; a flag beats
+ * its variable. A bad flag or value is an OptionsError (the CLI prints it and exits 2).
+ */
+import { parseArgs } from 'node:util';
+
+/** Which task-list family a conversation gets. */
+export type Family = 'tasks' | 'todo_write' | 'todo';
+/** Whose tool names the tools carry. */
+export type Names = 'raider' | 'claude';
+/** How much goes to stderr. */
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+/** The server's settings. */
+export interface ServerOptions {
+  family: Family;
+  names: Names;
+  http: boolean;
+  host: string;
+  port: number;
+  /** Bearer token HTTP clients must send; required on a non-loopback host. */
+  token: string | undefined;
+  /** Origins allowed besides the server's own loopback origins. */
+  allowedOrigins: string[];
+  /** Host header values allowed besides the bound host and the loopback names. */
+  allowedHosts: string[];
+  maxSessions: number;
+  /** Idle time after which an HTTP session ends, in ms. */
+  idleTimeoutMs: number;
+  /** Largest request body, in bytes. */
+  maxBodyBytes: number;
+  /** How long a question may wait for its answer, in ms. */
+  askTimeoutMs: number;
+  logLevel: LogLevel;
+  help: boolean;
+  version: boolean;
+}
+
+/** A bad flag or value: what was wrong, what was expected, what was received. */
+export class OptionsError extends Error {
+  readonly code = 'BAD_OPTION';
+  constructor(message: string) {
+    super(message);
+    this.name = 'OptionsError';
+  }
+}
+
+interface Spec {
+  flag: string;
+  env: string;
+  type: 'string' | 'boolean';
+  help: string;
+  value?: string;
+}
+
+/** Every flag, its variable and its help line. */
+export const FLAGS: readonly Spec[] = [
+  {
+    flag: 'family',
+    env: 'RAIDER_FAMILY',
+    type: 'string',
+    value: 'tasks|todo_write|todo',
+    help: 'task-list family (default tasks; todo_write when RAIDER_ENABLE_TASKS=0)',
+  },
+  {
+    flag: 'names',
+    env: 'RAIDER_NAMES',
+    type: 'string',
+    value: 'raider|claude',
+    help: "tool names: raider's (default) or Claude Code's",
+  },
+  { flag: 'http', env: 'RAIDER_HTTP', type: 'boolean', help: 'serve Streamable HTTP at /mcp instead of stdio' },
+  { flag: 'host', env: 'RAIDER_HOST', type: 'string', value: 'ADDRESS', help: 'HTTP bind address (default 127.0.0.1)' },
+  {
+    flag: 'port',
+    env: 'RAIDER_PORT',
+    type: 'string',
+    value: 'PORT',
+    help: 'HTTP port (default 3333; 0 picks a free one)',
+  },
+  {
+    flag: 'token',
+    env: 'RAIDER_TOKEN',
+    type: 'string',
+    value: 'TOKEN',
+    help: 'bearer token HTTP clients must send (required off loopback)',
+  },
+  {
+    flag: 'allowed-origins',
+    env: 'RAIDER_ALLOWED_ORIGINS',
+    type: 'string',
+    value: 'LIST',
+    help: 'comma-separated extra Origins allowed',
+  },
+  {
+    flag: 'allowed-hosts',
+    env: 'RAIDER_ALLOWED_HOSTS',
+    type: 'string',
+    value: 'LIST',
+    help: 'comma-separated extra Host header values allowed',
+  },
+  {
+    flag: 'max-sessions',
+    env: 'RAIDER_MAX_SESSIONS',
+    type: 'string',
+    value: 'N',
+    help: 'concurrent HTTP sessions (default 100; 503 beyond)',
+  },
+  {
+    flag: 'idle-timeout',
+    env: 'RAIDER_IDLE_TIMEOUT',
+    type: 'string',
+    value: 'SECONDS',
+    help: 'an idle HTTP session ends after this (default 1800)',
+  },
+  {
+    flag: 'max-body',
+    env: 'RAIDER_MAX_BODY',
+    type: 'string',
+    value: 'BYTES',
+    help: 'largest HTTP request body (default 1048576)',
+  },
+  {
+    flag: 'ask-timeout',
+    env: 'RAIDER_ASK_TIMEOUT',
+    type: 'string',
+    value: 'SECONDS',
+    help: 'how long a question waits for its answer (default 1800)',
+  },
+  {
+    flag: 'log-level',
+    env: 'RAIDER_LOG_LEVEL',
+    type: 'string',
+    value: 'error|warn|info|debug',
+    help: 'what goes to stderr (default info)',
+  },
+  { flag: 'help', env: '', type: 'boolean', help: 'print this help and exit' },
+  { flag: 'version', env: '', type: 'boolean', help: 'print the version and exit' },
+];
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!allowed.includes(value as T)) {
+    throw new OptionsError(`${name}: expected one of ${allowed.join(', ')}, received ${JSON.stringify(value)}`);
+  }
+  return value as T;
+}
+
+function integer(name: string, value: string, min: number, max: number): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new OptionsError(`${name}: expected a whole number from ${min} to ${max}, received ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function bool(name: string, value: string): boolean {
+  if (['1', 'true', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(value.toLowerCase())) return false;
+  throw new OptionsError(`${name}: expected 1 or 0 (true or false), received ${JSON.stringify(value)}`);
+}
+
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** True for 127.0.0.0/8, ::1 and localhost. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Reads the settings from `argv` (without node and the script) and `env`.
+ * @throws OptionsError for a flag or value that is wrong.
+ */
+export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ServerOptions {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: Object.fromEntries(FLAGS.map((f) => [f.flag, { type: f.type }])),
+    });
+  } catch (error) {
+    throw new OptionsError((error as Error).message);
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  // The flag, else its variable (an empty variable counts as unset).
+  const raw = (flag: string): string | undefined => {
+    const spec = FLAGS.find((f) => f.flag === flag) as Spec;
+    const value = values[flag];
+    if (value !== undefined) return String(value);
+    const fromEnv = spec.env ? env[spec.env] : undefined;
+    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+  };
+  const name = (flag: string) => {
+    const spec = FLAGS.find((f) => f.flag === flag) as Spec;
+    return values[flag] !== undefined || !spec.env ? `--${flag}` : spec.env;
+  };
+  const familyRaw = raw('family');
+  let family: Family = 'tasks';
+  if (familyRaw !== undefined) family = oneOf(name('family'), familyRaw, ['tasks', 'todo_write', 'todo'] as const);
+  else if (env.RAIDER_ENABLE_TASKS !== undefined && !bool('RAIDER_ENABLE_TASKS', env.RAIDER_ENABLE_TASKS)) {
+    family = 'todo_write';
+  }
+  const host = raw('host') ?? '127.0.0.1';
+  const options: ServerOptions = {
+    family,
+    names: oneOf(name('names'), raw('names') ?? 'raider', ['raider', 'claude'] as const),
+    http: values.http === true || (values.http === undefined && bool('RAIDER_HTTP', env.RAIDER_HTTP ?? '0')),
+    host,
+    port: integer(name('port'), raw('port') ?? '3333', 0, 65535),
+    token: raw('token'),
+    allowedOrigins: list(raw('allowed-origins')),
+    allowedHosts: list(raw('allowed-hosts')),
+    maxSessions: integer(name('max-sessions'), raw('max-sessions') ?? '100', 1, 100_000),
+    idleTimeoutMs: integer(name('idle-timeout'), raw('idle-timeout') ?? '1800', 1, 7 * 24 * 3600) * 1000,
+    maxBodyBytes: integer(name('max-body'), raw('max-body') ?? String(1024 * 1024), 1024, 1024 * 1024 * 1024),
+    askTimeoutMs: integer(name('ask-timeout'), raw('ask-timeout') ?? '1800', 1, 7 * 24 * 3600) * 1000,
+    logLevel: oneOf(name('log-level'), raw('log-level') ?? 'info', ['error', 'warn', 'info', 'debug'] as const),
+    help: values.help === true,
+    version: values.version === true,
+  };
+  if (options.http && !isLoopback(host) && !options.token) {
+    throw new OptionsError(
+      `--host ${host} is not a loopback address: expected a bearer token (--token or RAIDER_TOKEN) to protect it, received none`,
+    );
+  }
+  return options;
+}
+
+/** The text of --help. */
+export function helpText(): string {
+  const rows = FLAGS.map((f) => {
+    const left = `  --${f.flag}${f.value ? ` ${f.value}` : ''}`;
+    return `${left.padEnd(40)}${f.help}${f.env ? ` [${f.env}]` : ''}`;
+  });
+  return [
+    'Usage: raider-server [options]',
+    '',
+    "An MCP server with Claude Code's task list, todo list and question tools.",
+    'stdio by default; --http serves Streamable HTTP at /mcp (GET /healthz for health).',
+    '',
+    'Options (each with an environment variable twin; a flag beats its variable):',
+    ...rows,
+    '',
+    'RAIDER_ENABLE_TASKS=0 mounts todo_write instead of the task tools (as Claude Code does).',
+  ].join('\n');
+}

@@ -1,0 +1,40 @@
+/** stdio: one conversation for the process; stdout carries the protocol only. */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { type Conversation, createConversation } from './conversation.js';
+import { type Logger, silent } from './log.js';
+import type { ServerOptions } from './options.js';
+
+/** A running stdio server. */
+export interface StdioServer {
+  readonly conversation: Conversation;
+  /** Resolves when the client goes away (stdin ends). */
+  readonly closed: Promise<void>;
+  /** Ends open questions and closes the conversation. */
+  close(reason?: string): Promise<void>;
+}
+
+/** Serves one conversation over this process's stdin and stdout. */
+export async function startStdio(options: ServerOptions, log: Logger = silent): Promise<StdioServer> {
+  const conversation = createConversation({
+    family: options.family,
+    names: options.names,
+    askTimeoutMs: options.askTimeoutMs,
+    log,
+  });
+  const transport = new StdioServerTransport();
+  let markClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  transport.onclose = () => markClosed();
+  process.stdin.once('end', () => markClosed());
+  await conversation.server.connect(transport);
+  return {
+    conversation,
+    closed,
+    async close(reason = 'the server is shutting down') {
+      await conversation.close(reason);
+      markClosed();
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stdioClient, textOf } from './helpers.js';
+
+const open: Client[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+});
+
+async function start(args: string[], elicit?: Parameters<typeof stdioClient>[1], env?: Record<string, string>) {
+  const { client } = await stdioClient(args, elicit, env);
+  open.push(client);
+  return client;
+}
+
+const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name);
+
+describe('raider-server over stdio', () => {
+  it('tasks family with raider names: every tool end to end', async () => {
+    const client = await start([]);
+    expect(await names(client)).toEqual(['task_create', 'task_update', 'task_list', 'task_get', 'ask_user']);
+    const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+    expect(textOf(await call('task_create', { subject: 'Design', description: 'the API' }))).toBe(
+      'Task #1 created successfully: Design',
+    );
+    await call('task_create', { subject: 'Build', description: 'it' });
+    expect(textOf(await call('task_update', { taskId: '2', addBlockedBy: ['1'], status: 'in_progress' }))).toBe(
+      'Updated task #2 status, blockedBy',
+    );
+    expect(textOf(await call('task_list'))).toBe('#1 [pending] Design\n#2 [in_progress] Build [blocked by #1]');
+    expect(textOf(await call('task_get', { taskId: '1' }))).toBe(
+      'Task #1: Design\nStatus: pending\nDescription: the API\nBlocks: #2',
+    );
+    expect(client.getInstructions()).toContain('task_create');
+  });
+
+  it('tasks family with Claude Code names', async () => {
+    const client = await start(['--names', 'claude']);
+    expect(await names(client)).toEqual(['TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet', 'AskUserQuestion']);
+    expect(textOf(await client.callTool({ name: 'TaskCreate', arguments: { subject: 'A', description: 'b' } }))).toBe(
+      'Task #1 created successfully: A',
+    );
+    expect(textOf(await client.callTool({ name: 'TaskUpdate', arguments: { taskId: '1', status: 'completed' } }))).toBe(
+      'Updated task #1 status',
+    );
+    expect(textOf(await client.callTool({ name: 'TaskList', arguments: {} }))).toBe('#1 [completed] A');
+    expect(textOf(await client.callTool({ name: 'TaskGet', arguments: { taskId: '1' } }))).toContain('Task #1: A');
+    expect(client.getInstructions()).toContain('TaskCreate');
+  });
+
+  it('todo_write family: by RAIDER_ENABLE_TASKS=0, and as TodoWrite under Claude names', async () => {
+    const client = await start([], undefined, { RAIDER_ENABLE_TASKS: '0' });
+    expect(await names(client)).toEqual(['todo_write', 'ask_user']);
+    const result = await client.callTool({
+      name: 'todo_write',
+      arguments: { todos: [{ content: 'Run the tests', status: 'in_progress' }] },
+    });
+    expect(textOf(result)).toBe('1 todo (1 in_progress)\n1. [in_progress] Run the tests');
+    const claude = await start(['--family', 'todo_write', '--names', 'claude']);
+    expect(await names(claude)).toEqual(['TodoWrite', 'AskUserQuestion']);
+    expect(
+      textOf(
+        await claude.callTool({
+          name: 'TodoWrite',
+          arguments: { todos: [{ content: 'A', status: 'pending', activeForm: 'Doing A' }] },
+        }),
+      ),
+    ).toBe('1 todo (1 pending)\n1. [pending] A');
+  });
+
+  it('todo family, both name modes', async () => {
+    for (const mode of ['raider', 'claude']) {
+      const client = await start(['--family', 'todo', '--names', mode]);
+      expect((await names(client))[0]).toBe('todo');
+      expect(textOf(await client.callTool({ name: 'todo', arguments: { action: 'create', subject: 'Parse' } }))).toBe(
+        'Created #1: Parse (pending)',
+      );
+      expect(textOf(await client.callTool({ name: 'todo', arguments: { action: 'list' } }))).toBe('[pending] #1 Parse');
+      expect(client.getInstructions()).toContain('Keep exactly one task in_progress');
+    }
+  });
+
+  it('ask_user with an eliciting client, and the refusal without one', async () => {
+    const asked: string[] = [];
+    const client = await start([], (message) => {
+      asked.push(message);
+      return { action: 'accept', content: { choice: 'yes' } };
+    });
+    const answer = await client.callTool({
+      name: 'ask_user',
+      arguments: { question: 'Ship it?', options: ['yes', 'no'] },
+    });
+    expect(textOf(answer)).toBe('yes');
+    expect(asked).toEqual(['Ship it?']);
+    const work = await client.readResource({ uri: 'raider://work' });
+    expect(JSON.parse((work.contents[0] as { text: string }).text)).toEqual([
+      { id: 'ask_1', kind: 'ask', recipient: 'main', description: 'Ship it?', status: 'completed' },
+    ]);
+    const plain = await start([]);
+    const refused = await plain.callTool({ name: 'ask_user', arguments: { question: 'Anyone?' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^Nobody can answer questions in this session/);
+  });
+
+  it('AskUserQuestion under Claude names, answered in one form', async () => {
+    const client = await start(['--names', 'claude'], () => ({ action: 'accept', content: { q1: 'Vitest' } }));
+    const result = await client.callTool({
+      name: 'AskUserQuestion',
+      arguments: {
+        questions: [
+          {
+            question: 'Which test runner?',
+            header: 'Tests',
+            options: [
+              { label: 'Vitest', description: 'fast' },
+              { label: 'Jest', description: 'classic' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(textOf(result)).toBe(
+      'User has answered your questions: "Which test runner?"="Vitest". You can now continue with the user\'s answers in mind.',
+    );
+  });
+
+  it('a subscription to raider://tasks receives an update on every change', async () => {
+    const client = await start([]);
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push(n.params.uri);
+    });
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['raider://tasks', 'raider://work']);
+    await client.subscribeResource({ uri: 'raider://tasks' });
+    await client.callTool({ name: 'task_create', arguments: { subject: 'A', description: '' } });
+    await client.callTool({ name: 'task_update', arguments: { taskId: '1', status: 'completed' } });
+    await client.callTool({ name: 'task_list', arguments: {} });
+    await expect.poll(() => updates.length).toBe(2);
+    expect(updates).toEqual(['raider://tasks', 'raider://tasks']);
+    const read = await client.readResource({ uri: 'raider://tasks' });
+    const state = JSON.parse((read.contents[0] as { text: string }).text);
+    expect(state.family).toBe('tasks');
+    expect(state.tasks).toEqual([expect.objectContaining({ id: '1', content: 'A', status: 'completed' })]);
+    await client.unsubscribeResource({ uri: 'raider://tasks' });
+    await client.callTool({ name: 'task_create', arguments: { subject: 'B', description: '' } });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(updates).toHaveLength(2);
+  });
+
+  it('stdout carries protocol only: the logs go to stderr', async () => {
+    const { client, transport } = await stdioClient([], undefined, { RAIDER_LOG_LEVEL: 'debug' });
+    open.push(client);
+    const stderr: string[] = [];
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    await client.callTool({ name: 'task_list', arguments: {} });
+    await client.close();
+    // Had anything but JSON-RPC reached stdout, the client would have failed to parse it.
+    expect(stderr.join('')).toMatch(/raider-server/);
+  });
+});
