@@ -16,7 +16,7 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   conversation: Conversation;
   lastSeen: number;
-  /** Requests of this session being served now; a session with one in flight is not idle. */
+  /** POST requests of this session being served now (a tool call waiting on a person, say): not idle. */
   inFlight: number;
 }
 
@@ -54,14 +54,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        reject(Object.assign(new Error('body too large'), { tooLarge: true }));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      // Past the limit the rest is read and dropped, so the 413 reaches the client.
+      if (size <= limit) chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      if (size > limit) reject(Object.assign(new Error('body too large'), { tooLarge: true }));
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    });
     req.on('error', reject);
   });
 }
@@ -161,13 +160,18 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
       session = openSession();
     }
     session.lastSeen = Date.now();
-    session.inFlight += 1;
-    try {
-      await session.transport.handleRequest(req, res, body);
-    } finally {
-      session.inFlight -= 1;
-      session.lastSeen = Date.now();
+    // A GET is the client's standing event stream: open for the session's life, it is not activity.
+    // Counted until the response is finished: a POST answered as an event stream stays open while
+    // its tool call waits (on a person, say).
+    const active = session;
+    if (req.method === 'POST') {
+      active.inFlight += 1;
+      res.once('close', () => {
+        active.inFlight -= 1;
+        active.lastSeen = Date.now();
+      });
     }
+    await active.transport.handleRequest(req, res, body);
   };
 
   const openSession = (): Session => {

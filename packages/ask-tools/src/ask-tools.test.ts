@@ -377,7 +377,10 @@ describe('AskUserQuestion', () => {
 
 describe('AskError outcomes from an answerer', () => {
   it.each([
-    [new AskError('aborted', 'the server is shutting down'), `The question was withdrawn: the server is shutting down. ${DECIDE}`],
+    [
+      new AskError('aborted', 'the server is shutting down'),
+      `The question was withdrawn: the server is shutting down. ${DECIDE}`,
+    ],
     [new AskError('declined'), `The user declined to answer the question. ${DECIDE}`],
     [new AskError('disconnected'), `The client disconnected before the user answered. ${DECIDE}`],
   ])('%s', async (error, text) => {

@@ -1,0 +1,172 @@
+import { request } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type HttpServer, readOptions, type ServerOptions, startHttp } from '../src/index.js';
+import { textOf } from './helpers.js';
+
+const servers: HttpServer[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve(overrides: Partial<ServerOptions> = {}) {
+  const options = { ...readOptions(['--http', '--port', '0'], {}), ...overrides };
+  const server = await startHttp(options);
+  servers.push(server);
+  return server;
+}
+
+async function connect(url: string, headers: Record<string, string> = {}) {
+  const client = new Client({ name: 'http-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+/** A raw HTTP request with any headers (fetch will not let a test forge Host). */
+function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  const target = new URL(url);
+  return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: options.method ?? 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...options.headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }),
+        );
+      },
+    );
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+describe('raider-server over Streamable HTTP', () => {
+  it('serves /healthz and isolates two sessions', async () => {
+    const server = await serve();
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const health = await raw(server.url.replace('/mcp', '/healthz'), { method: 'GET' });
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body)).toEqual({ status: 'ok', sessions: 0 });
+    const a = await connect(server.url);
+    const b = await connect(server.url);
+    await a.client.callTool({ name: 'task_create', arguments: { subject: 'Only in A', description: '' } });
+    expect(textOf(await a.client.callTool({ name: 'task_list', arguments: {} }))).toBe('#1 [pending] Only in A');
+    expect(textOf(await b.client.callTool({ name: 'task_list', arguments: {} }))).toBe('No tasks found');
+    expect(server.sessions.size).toBe(2);
+  });
+
+  it('refuses a bad Host and a bad Origin with 403', async () => {
+    const server = await serve();
+    const port = new URL(server.url).port;
+    const badHost = await raw(server.url, { headers: { host: `evil.example:${port}` }, body: INIT });
+    expect(badHost.status).toBe(403);
+    expect(JSON.parse(badHost.body).error.message).toBe(`Forbidden: Host "evil.example:${port}" is not allowed`);
+    const badOrigin = await raw(server.url, { headers: { origin: 'https://evil.example' }, body: INIT });
+    expect(badOrigin.status).toBe(403);
+    const goodOrigin = await raw(server.url, { headers: { origin: `http://localhost:${port}` }, body: INIT });
+    expect(goodOrigin.status).toBe(200);
+    const configured = await serve({ allowedOrigins: ['https://app.example'] });
+    expect((await raw(configured.url, { headers: { origin: 'https://app.example' }, body: INIT })).status).toBe(200);
+  });
+
+  it('requires the bearer token on a non-loopback bind', async () => {
+    const server = await serve({ host: '0.0.0.0', token: 's3cret', allowedHosts: ['127.0.0.1'] });
+    const url = server.url.replace('0.0.0.0', '127.0.0.1');
+    const missing = await raw(url, { body: INIT });
+    expect(missing.status).toBe(401);
+    expect(missing.headers['www-authenticate']).toBe('Bearer');
+    expect((await raw(url, { body: INIT, headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    const { client } = await connect(url, { authorization: 'Bearer s3cret' });
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    expect(() => readOptions(['--http', '--host', '0.0.0.0'], {})).toThrow(/expected a bearer token/);
+  });
+
+  it('caps concurrent sessions with 503', async () => {
+    const server = await serve({ maxSessions: 2 });
+    await connect(server.url);
+    await connect(server.url);
+    const third = await raw(server.url, { body: INIT });
+    expect(third.status).toBe(503);
+    expect(JSON.parse(third.body).error.message).toBe('Service unavailable: 2 sessions are open, the most allowed');
+  });
+
+  it('ends idle sessions', async () => {
+    const server = await serve({ idleTimeoutMs: 150 });
+    const { transport } = await connect(server.url);
+    const sid = transport.sessionId as string;
+    expect(server.sessions.size).toBe(1);
+    await expect.poll(() => server.sessions.size, { timeout: 3000 }).toBe(0);
+    const after = await raw(server.url, {
+      headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(after.status).toBe(404);
+  });
+
+  it('answers malformed bodies with JSON-RPC errors and keeps serving', async () => {
+    const server = await serve({ maxBodyBytes: 2048 });
+    const notJson = await raw(server.url, { body: '{"jsonrpc": "2.0", ' });
+    expect(notJson.status).toBe(400);
+    expect(JSON.parse(notJson.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: the body is not valid JSON' },
+      id: null,
+    });
+    const scalar = await raw(server.url, { body: '"hello"' });
+    expect(JSON.parse(scalar.body).error.code).toBe(-32600);
+    const noSession = await raw(server.url, { body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    expect(noSession.status).toBe(400);
+    const tooBig = await raw(server.url, { body: JSON.stringify({ pad: 'x'.repeat(5000) }) });
+    expect(tooBig.status).toBe(413);
+    const { client, transport } = await connect(server.url);
+    const garbage = await raw(server.url, {
+      headers: { 'mcp-session-id': transport.sessionId as string, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ not: 'json-rpc' }),
+    });
+    expect(garbage.status).toBeGreaterThanOrEqual(400);
+    expect(JSON.parse(garbage.body).jsonrpc).toBe('2.0');
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
+  it('DELETE ends a session', async () => {
+    const server = await serve();
+    const { transport } = await connect(server.url);
+    const sid = transport.sessionId as string;
+    await transport.terminateSession();
+    await expect.poll(() => server.sessions.size).toBe(0);
+    const after = await raw(server.url, {
+      headers: { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(after.status).toBe(404);
+  });
+
+  it('answers unknown paths with 404', async () => {
+    const server = await serve();
+    expect((await raw(server.url.replace('/mcp', '/nope'), { method: 'GET' })).status).toBe(404);
+  });
+});
