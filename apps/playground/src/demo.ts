@@ -1,0 +1,158 @@
+/**
+ * The demo: every scenario against the real server in each of its name modes, over stdio and
+ * then over Streamable HTTP; the registry of background work driven in process; a Claude Code
+ * transcript replayed. Prints a readable transcript and a summary with counts.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { importClaudeFile } from './claude-import.js';
+import { clip, type Printer } from './output.js';
+import { registryDemo } from './registry-demo.js';
+import { runScenario, type ScenarioRun, serverArgs } from './runner.js';
+import { loadScenario, type Scenario } from './scenario.js';
+import { spawnHttpServer } from './server-process.js';
+
+/** Where the playground's data lives. */
+export const HOME = fileURLToPath(new URL('..', import.meta.url));
+export const SCENARIOS_DIR = join(HOME, 'scenarios');
+export const CLAUDE_FIXTURE = join(HOME, 'fixtures', 'claude-session.jsonl');
+
+/** A failed step, for the report. */
+export interface Failure {
+  scenario: string;
+  mode: string;
+  transport: string;
+  step: number;
+  tool: string;
+  expected: string;
+  received: string;
+}
+
+/** The demo's counts. */
+export interface DemoResult {
+  passed: number;
+  failed: number;
+  failures: Failure[];
+}
+
+/** Every scenario file of a folder, loaded (a malformed one throws ScenarioError). */
+export function loadScenarios(dir = SCENARIOS_DIR): Scenario[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => loadScenario(join(dir, f)));
+}
+
+/** Prints one run and adds it to the counts. */
+export function report(run: ScenarioRun, out: Printer, result: DemoResult): void {
+  out.line(out.bold(`▶ ${run.scenario} · ${run.mode} names · ${run.transport}`));
+  for (const step of run.steps) {
+    const call = `${step.index} ${step.tool} ${clip(JSON.stringify(step.args), 60)}`;
+    if (step.ok) {
+      result.passed += 1;
+      out.line(`  ${out.green('✓')} ${call} ${out.dim(`→ ${clip(step.received, 90)}`)}`);
+    } else {
+      result.failed += 1;
+      result.failures.push({
+        scenario: run.scenario,
+        mode: run.mode,
+        transport: run.transport,
+        step: step.index,
+        tool: step.tool,
+        expected: step.expected,
+        received: step.received,
+      });
+      out.line(`  ${out.red('✗')} ${call}`);
+      out.line(`      expected ${step.expected}`);
+      out.line(`      received ${step.received}`);
+    }
+  }
+}
+
+/** Runs the whole demo; resolves with the counts (the CLI exits non-zero when any failed). */
+export async function runDemo(
+  out: Printer,
+  options: { scenariosDir?: string; fixture?: string } = {},
+): Promise<DemoResult> {
+  const result: DemoResult = { passed: 0, failed: 0, failures: [] };
+  const scenarios = loadScenarios(options.scenariosDir);
+  const imported = importClaudeFile(options.fixture ?? CLAUDE_FIXTURE);
+
+  out.line(out.bold('raider playground: every package through the real server'));
+  out.line();
+  out.line(out.bold('1. Scenarios over stdio (a fresh raider-server subprocess per run)'));
+  for (const scenario of scenarios) {
+    for (const mode of scenario.modes) {
+      report(await runScenario(scenario, mode, { kind: 'stdio', args: serverArgs(scenario, mode) }), out, result);
+    }
+  }
+
+  out.line();
+  out.line(out.bold('2. Background work: a TaskRegistry driven as an agent harness does'));
+  const registry = await registryDemo((text) => out.line(text.replace(/^/gm, '  ')));
+  const expected = { agent_1: 'completed', agent_2: 'completed', agent_3: 'failed' };
+  const registryOk =
+    JSON.stringify(registry.statuses) === JSON.stringify(expected) &&
+    registry.messages.length >= 1 &&
+    (registry.messages[0] ?? '').includes('<system-reminder>') &&
+    registry.messages.join('\n').split('<task-notification>').length - 1 === 3;
+  const registryRun: ScenarioRun = {
+    scenario: 'background agents notify main',
+    mode: 'raider',
+    transport: 'in process',
+    steps: [
+      {
+        index: 1,
+        tool: 'TaskRegistry',
+        args: {},
+        ok: registryOk,
+        expected: `statuses ${JSON.stringify(expected)}, 3 notifications, the first beside a typed message`,
+        received: `statuses ${JSON.stringify(registry.statuses)}, ${registry.messages.length} messages`,
+      },
+    ],
+  };
+  report(registryRun, out, result);
+
+  out.line();
+  out.line(out.bold('3. A Claude Code transcript replayed (fixtures/claude-session.jsonl)'));
+  for (const mode of imported.modes) {
+    report(await runScenario(imported, mode, { kind: 'stdio', args: serverArgs(imported, mode) }), out, result);
+  }
+
+  out.line();
+  out.line(out.bold('4. The same scenarios over Streamable HTTP (raider-server --http on a free port)'));
+  const groups = new Map<string, { args: string[]; runs: [Scenario, 'raider' | 'claude'][] }>();
+  for (const scenario of [...scenarios, imported]) {
+    for (const mode of scenario.modes) {
+      const args = serverArgs(scenario, mode);
+      const key = args.join(' ');
+      const group = groups.get(key) ?? { args, runs: [] };
+      group.runs.push([scenario, mode]);
+      groups.set(key, group);
+    }
+  }
+  for (const group of groups.values()) {
+    const server = await spawnHttpServer(group.args);
+    try {
+      for (const [scenario, mode] of group.runs) {
+        report(await runScenario(scenario, mode, { kind: 'http', url: server.url }), out, result);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+
+  out.line();
+  if (result.failures.length) {
+    out.line(out.red(out.bold('Failures:')));
+    for (const f of result.failures) {
+      out.line(
+        `  ${f.scenario} [${f.mode} names, ${f.transport}] step ${f.step} (${f.tool}): expected ${f.expected}, received ${f.received}`,
+      );
+    }
+  }
+  const summary = `${result.passed} passed, ${result.failed} failed`;
+  out.line(result.failed ? out.red(summary) : out.green(summary));
+  return result;
+}
