@@ -220,9 +220,9 @@ export class TaskStore {
   /**
    * Replaces the list with `items` (the shape `onUpdate` hands out). Links are mirrored and links
    * to tasks not in the list dropped, so the invariants hold whatever was saved. The next id
-   * follows the highest id of the list.
+   * follows the highest id of the list, or `nextId` when that is higher.
    */
-  restore(items: readonly TaskItem[]): void {
+  restore(items: readonly TaskItem[], nextId?: number): void {
     const tasks = [...items].sort((a, b) => Number(a.id) - Number(b.id));
     this.byId.clear();
     for (const item of tasks) {
@@ -250,6 +250,7 @@ export class TaskStore {
       for (const id of task.blockedBy) this.byId.get(id)?.blocks.add(task.id);
     }
     const highest = tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0);
-    this.nextId = highest + 1;
+    // A stored high-water mark keeps ids unused after the highest tasks were deleted.
+    this.nextId = Math.max(highest + 1, nextId ?? 0);
   }
 }

@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
 import { received } from './schemas.js';
+import type { ListStore } from './store.js';
 import { TODO_GUIDANCE } from './todo-guidance.js';
 import { readParams, TODO_ACTIONS, TODO_STATUSES } from './todo-params.js';
 import { readSnapshot } from './todo-replay.js';
@@ -24,6 +25,12 @@ export interface TodoToolOptions {
   snapshot?: TodoSnapshot;
   /** Size limits; any left out take the defaults of DEFAULT_LIMITS. */
   limits?: Partial<TodoLimits>;
+  /**
+   * Where the list lives. With a store, `callAsync` and the MCP tool load the stored snapshot,
+   * apply the call and write the new one in one transaction, so several objects (and processes)
+   * share one list. `call` stays in memory.
+   */
+  store?: ListStore<TodoSnapshot>;
 }
 
 const idError = (issue: { input?: unknown }) => `expected an integer id such as 3, received ${received(issue.input)}`;
@@ -103,11 +110,15 @@ export class TodoTool {
   readonly limits: Readonly<TodoLimits>;
   private readonly state = new TodoState();
   private readonly onUpdate: TodoToolOptions['onUpdate'];
+  private readonly store: ListStore<TodoSnapshot> | undefined;
+  /** The tail of the queue of stored calls, so two of them never interleave in this object. */
+  private queue: Promise<unknown> = Promise.resolve();
   private built: McpServer | undefined;
 
   /** @throws TypeError when `options.snapshot` does not validate. */
   constructor(options: TodoToolOptions = {}) {
     this.onUpdate = options.onUpdate;
+    this.store = options.store;
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
     if (options.snapshot) this.restore(options.snapshot);
   }
@@ -119,17 +130,70 @@ export class TodoTool {
    * nothing. Never throws for bad parameters.
    */
   call(params: unknown): TodoResult {
+    const { result, changed } = this.respond(params);
+    if (changed) this.onUpdate?.(this.state.snapshot());
+    return result;
+  }
+
+  /**
+   * `call`, through the store when there is one: the stored snapshot is loaded, the call applied
+   * and the new snapshot written in one transaction; the result comes once it is saved. A store
+   * that cannot be read or written gives an error result naming what is wrong, and no change.
+   */
+  callAsync(params: unknown): Promise<TodoResult> {
+    const store = this.store;
+    if (!store) return Promise.resolve(this.call(params));
+    const run = this.queue.then(async () => {
+      let outcome: { result: TodoResult; changed: boolean };
+      try {
+        outcome = await store.transact((current) => {
+          this.load(current);
+          const out = this.respond(params);
+          return out.changed ? { next: this.plainSnapshot(), result: out } : { result: out };
+        });
+      } catch (error) {
+        await store
+          .load()
+          .then((saved) => this.load(saved))
+          .catch(() => {});
+        const message = `the list could not be read or saved: ${error instanceof Error ? error.message : String(error)}`;
+        const details: TodoDetails = this.state.snapshotInto({ action: actionOf(params), params: paramsOf(params) });
+        details.error = message;
+        return { content: [{ type: 'text', text: errorText(message) }], details } as TodoResult;
+      }
+      if (outcome.changed) this.onUpdate?.(this.state.snapshot());
+      return outcome.result;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Takes over a stored snapshot (an empty list when there is none). */
+  private load(snapshot: TodoSnapshot | undefined): void {
+    const valid = readSnapshot(snapshot ?? { tasks: [], nextId: 1 });
+    if (typeof valid === 'string') throw new TypeError(`the stored list is not a valid snapshot: ${valid}`);
+    this.state.load(valid);
+  }
+
+  /** The snapshot as plain data, for a store to write. */
+  private plainSnapshot(): TodoSnapshot {
+    const { tasks, nextId } = this.state.snapshot();
+    return { tasks: [...tasks], nextId };
+  }
+
+  private respond(params: unknown): { result: TodoResult; changed: boolean } {
     const { action, outcome } = this.run(params);
     const details: TodoDetails = this.state.snapshotInto({ action, params: paramsOf(params) });
     let text: string;
+    let changed = false;
     if ('error' in outcome) {
       details.error = outcome.error;
       text = errorText(outcome.error);
     } else {
       text = outcome.text;
-      if (outcome.changed) this.onUpdate?.(this.state.snapshot());
+      changed = outcome.changed;
     }
-    return { content: [{ type: 'text', text }], details };
+    return { result: { content: [{ type: 'text', text }], details }, changed };
   }
 
   private run(params: unknown): { action: string; outcome: Outcome } {
@@ -170,7 +234,7 @@ export class TodoTool {
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       },
       async (args): Promise<CallToolResult> => {
-        const result = this.call(args);
+        const result = await this.callAsync(args);
         const out: CallToolResult = {
           content: result.content,
           structuredContent: result.details as unknown as Record<string, unknown>,
@@ -189,6 +253,12 @@ export class TodoTool {
     }
     return this.built;
   }
+}
+
+/** The action a call asked for, as sent. */
+function actionOf(params: unknown): string {
+  const action = (params as { action?: unknown } | null)?.action;
+  return typeof action === 'string' ? action : '';
 }
 
 /** The call's parameters without `action`, as `details.params` records them (a shallow copy). */

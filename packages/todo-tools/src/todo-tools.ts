@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
 import { formatIssues, taskSchemas, todoItemSchema, todoWriteSchema } from './schemas.js';
+import type { ListStore, TaskListState, TodoWriteState } from './store.js';
 import { type StoredTask, TaskStore, toItem, type UpdateArgs } from './task-store.js';
 import { getText, isInternal, listLine } from './task-text.js';
 import { checkTodos, renderTodos } from './todo-write.js';
@@ -30,11 +31,26 @@ export interface TodoToolsOptions {
   beforeTask?: (event: TaskEvent, item: TaskItem) => string | undefined | Promise<string | undefined>;
   /** Size limits; any left out take the defaults of DEFAULT_LIMITS. */
   limits?: Partial<TodoLimits>;
+  /**
+   * Where the task list lives. With a store every call loads the list, applies itself and writes
+   * it back in one transaction, so several objects (and processes) can share one list; ids stay
+   * above every id ever handed out. Without one the list lives in this object.
+   */
+  taskStore?: ListStore<TaskListState>;
+  /** Where todo_write's last list is kept; without one todo_write holds nothing. */
+  todoWriteStore?: ListStore<TodoWriteState>;
 }
 
 /** An answer with the structured content the MCP tool returns beside the text. */
 interface Answer extends ToolAnswer {
   structured?: Record<string, unknown>;
+  /** True when the call changed the list (onUpdate follows, a store writes). */
+  changed?: boolean;
+}
+
+/** The text of an error result for a store that failed: its own message says what and where. */
+function storeProblem(error: unknown): string {
+  return `The task list could not be read or saved: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 const taskItemSchema = z.object({
@@ -94,6 +110,8 @@ export class TodoTools {
   private readonly store = new TaskStore();
   private readonly onUpdate: TodoToolsOptions['onUpdate'];
   private readonly beforeTask: TodoToolsOptions['beforeTask'];
+  private readonly taskStore: ListStore<TaskListState> | undefined;
+  private readonly todoWriteStore: ListStore<TodoWriteState> | undefined;
   private readonly schemas: ReturnType<typeof taskSchemas>;
   private readonly writeSchema: ReturnType<typeof todoWriteSchema>;
   private readonly itemSchema: ReturnType<typeof todoItemSchema>;
@@ -107,6 +125,8 @@ export class TodoTools {
   constructor(options: TodoToolsOptions = {}) {
     this.onUpdate = options.onUpdate;
     this.beforeTask = options.beforeTask;
+    this.taskStore = options.taskStore;
+    this.todoWriteStore = options.todoWriteStore;
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
     this.schemas = taskSchemas(this.limits);
     this.writeSchema = todoWriteSchema(this.limits);
@@ -165,7 +185,7 @@ export class TodoTools {
         outputSchema: OUTPUT.list,
         annotations: { readOnlyHint: true, ...CLOSED_WORLD },
       },
-      async () => toResult(this.list()),
+      async () => toResult(await this.read(() => this.list())),
     );
     server.registerTool(
       'task_get',
@@ -176,7 +196,7 @@ export class TodoTools {
         outputSchema: OUTPUT.get,
         annotations: { readOnlyHint: true, ...CLOSED_WORLD },
       },
-      async (args) => toResult(this.get(args.taskId)),
+      async (args) => toResult(await this.read(() => this.get(args.taskId))),
     );
   }
 
@@ -192,7 +212,7 @@ export class TodoTools {
         outputSchema: OUTPUT.todoWrite,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, ...CLOSED_WORLD },
       },
-      async (args) => toResult(this.write(args.todos)),
+      async (args) => toResult(await this.write(args.todos)),
     );
   }
 
@@ -214,7 +234,7 @@ export class TodoTools {
     return Array.from(this.store.byId.values(), toItem);
   }
 
-  /** Empties the task list (an application's /clear). Ids go on counting. Calls no hook. */
+  /** Empties the task list in memory (an application's /clear). Ids go on counting. Calls no hook; writes no store. */
   clearTasks(): void {
     this.store.clear();
     this.generation += 1;
@@ -228,12 +248,75 @@ export class TodoTools {
    * @throws TypeError naming what is wrong when `list` is not such a list; the list is then unchanged.
    */
   restoreTasks(list: readonly TaskItem[]): void {
+    this.store.restore(this.validList('restoreTasks', list));
+    this.generation += 1;
+  }
+
+  private validList(fn: string, list: unknown): TaskItem[] {
     const parsed = restoreSchema.safeParse(list);
     if (!parsed.success) {
-      throw new TypeError(`restoreTasks: expected a task list in onUpdate's shape: ${formatIssues(parsed.error)}`);
+      throw new TypeError(`${fn}: expected a task list in onUpdate's shape: ${formatIssues(parsed.error)}`);
     }
-    this.store.restore(parsed.data);
-    this.generation += 1;
+    return parsed.data;
+  }
+
+  /** Takes over the state a task store holds (a fresh list when it holds none). */
+  private loadState(state: TaskListState | undefined): void {
+    const nextId = state?.nextId;
+    if (nextId !== undefined && (!Number.isSafeInteger(nextId) || nextId < 1)) {
+      throw new TypeError(`the stored nextId is not a whole number of at least 1: ${JSON.stringify(nextId)}`);
+    }
+    this.store.restore(this.validList('the stored list', state?.tasks ?? []), nextId);
+  }
+
+  /** The state a task store keeps. */
+  private stateOf(): TaskListState {
+    return { tasks: this.tasks(), nextId: this.store.nextId };
+  }
+
+  /**
+   * Runs a call that may change the task list: one at a time in this object and, with a store,
+   * inside one transaction on the stored list. onUpdate follows a change only once it is saved.
+   */
+  private mutate(fn: () => Promise<Answer>): Promise<Answer> {
+    return this.exclusive(async () => {
+      const store = this.taskStore;
+      let answer: Answer;
+      if (!store) {
+        answer = await fn();
+      } else {
+        try {
+          answer = await store.transact(async (current) => {
+            this.loadState(current);
+            const out = await fn();
+            return out.changed ? { next: this.stateOf(), result: out } : { result: out };
+          });
+        } catch (error) {
+          // The list in memory may be ahead of what was saved: take the saved one back.
+          await store
+            .load()
+            .then((saved) => this.loadState(saved))
+            .catch(() => {});
+          return { text: storeProblem(error), isError: true };
+        }
+      }
+      if (answer.changed) this.changed();
+      return answer;
+    });
+  }
+
+  /** Runs a read, after loading the stored list when there is a store. */
+  private read(fn: () => Answer): Promise<Answer> {
+    const store = this.taskStore;
+    if (!store) return Promise.resolve(fn());
+    return this.exclusive(async () => {
+      try {
+        this.loadState(await store.load());
+      } catch (error) {
+        return { text: storeProblem(error), isError: true };
+      }
+      return fn();
+    });
   }
 
   /** What task_create does and answers: a new pending task with the next id. */
@@ -252,7 +335,7 @@ export class TodoTools {
     return { text, isError };
   }
 
-  /** What task_list answers: one line per task, or `No tasks found`. */
+  /** What task_list answers: one line per task, or `No tasks found` (from the list in memory; the tools load a store first). */
   listTasks(): string {
     return this.list().text;
   }
@@ -305,7 +388,7 @@ export class TodoTools {
   }
 
   private create(args: z.output<ReturnType<typeof taskSchemas>['create']>): Promise<Answer> {
-    return this.exclusive(async () => {
+    return this.mutate(async () => {
       if (this.store.size >= this.limits.maxTasks) {
         return {
           text: `task_create: the list already holds ${this.store.size} tasks, the most it takes (maxTasks ${this.limits.maxTasks}); complete and delete tasks first`,
@@ -318,17 +401,17 @@ export class TodoTools {
       const refusal = await this.ask('TaskCreated', draft);
       if (refusal !== undefined) return { text: refusal, isError: true };
       const task = this.store.create(args);
-      this.changed();
       return {
         text: `Task #${task.id} created successfully: ${task.subject}`,
         isError: false,
+        changed: true,
         structured: { task: toItem(task) },
       };
     });
   }
 
   private update(args: UpdateArgs): Promise<Answer> {
-    return this.exclusive(async () => {
+    return this.mutate(async () => {
       const task = this.store.get(args.taskId);
       if (!task) {
         // Not an error, as in Claude Code.
@@ -341,10 +424,10 @@ export class TodoTools {
       if (args.status === 'deleted') {
         // Deleted at once; other fields of the same call are not saved.
         this.store.delete(task.id);
-        this.changed();
         return {
           text: `Updated task #${task.id} deleted`,
           isError: false,
+          changed: true,
           structured: { success: true, taskId: task.id, updatedFields: ['deleted'] },
         };
       }
@@ -364,10 +447,10 @@ export class TodoTools {
         };
       }
       const next = this.store.apply(plan);
-      this.changed();
       return {
         text: `Updated task #${next.id} ${plan.fields.join(', ')}`,
         isError: false,
+        changed: true,
         structured: { success: true, taskId: next.id, updatedFields: plan.fields, task: toItem(next) },
       };
     });
@@ -390,12 +473,19 @@ export class TodoTools {
     return { text: getText(task), isError: false, structured: { task: toItem(task) } };
   }
 
-  private write(items: unknown): Answer {
+  private async write(items: unknown): Promise<Answer> {
     let list: TodoItem[];
     try {
       list = this.check(items);
     } catch (error) {
       return { text: (error as Error).message, isError: true };
+    }
+    if (this.todoWriteStore) {
+      try {
+        await this.todoWriteStore.transact(() => ({ next: { todos: list }, result: undefined }));
+      } catch (error) {
+        return { text: storeProblem(error).replace('task list', 'todo list'), isError: true };
+      }
     }
     this.onUpdate?.(list);
     return { text: renderTodos(list), isError: false, structured: { todos: list } };

@@ -1,0 +1,64 @@
+/**
+ * Where a list's state lives between calls. The tools keep no state of their own when given a
+ * store: each call loads the current state, applies itself and hands the next state back inside
+ * one transaction. A file store (raider-server's) or a networked one plugs in here without
+ * touching the tools.
+ */
+import type { TodoSnapshot } from './todo-types.js';
+import type { TaskItem, TodoItem } from './types.js';
+
+/** What a transaction's function returns: the state to write (none: nothing changed) and its result. */
+export interface Transaction<T, R> {
+  next?: T;
+  result: R;
+}
+
+/**
+ * Storage of one list's state of one family.
+ *
+ * - `load()` resolves to the latest state, or `undefined` when there is none yet; it rejects (with
+ *   a message a person can act on) when the state cannot be read, and then nothing is written.
+ * - `transact(fn)` runs `fn` on the current state with exclusive access (across processes, for a
+ *   shared store), writes `next` when given, and resolves with `result` only once `next` is durable.
+ */
+export interface ListStore<T> {
+  load(): Promise<T | undefined>;
+  transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R>;
+}
+
+/** The task tools' state: the tasks and the next id (above every id ever handed out). */
+export interface TaskListState {
+  tasks: TaskItem[];
+  nextId: number;
+}
+
+/** todo_write's state: the last list it accepted. */
+export interface TodoWriteState {
+  todos: TodoItem[];
+}
+
+/** The `todo` family's state: its snapshot. */
+export type TodoFamilyState = TodoSnapshot;
+
+/**
+ * A store in memory, shared by whoever holds it (several conversations of one process, tests).
+ * Transactions run one at a time; states are copied in and out, so no caller shares objects.
+ */
+export function memoryStore<T>(initial?: T): ListStore<T> {
+  let state: T | undefined = initial === undefined ? undefined : structuredClone(initial);
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    async load() {
+      return state === undefined ? undefined : structuredClone(state);
+    },
+    transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R> {
+      const run = queue.then(async () => {
+        const { next, result } = await fn(state === undefined ? undefined : structuredClone(state));
+        if (next !== undefined) state = structuredClone(next);
+        return result;
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    },
+  };
+}
