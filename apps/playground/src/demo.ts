@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importClaudeFile } from './claude-import.js';
+import { durableDemo } from './durable-demo.js';
 import { clip, type Printer } from './output.js';
 import { registryDemo } from './registry-demo.js';
 import { runScenario, type ScenarioRun, serverArgs } from './runner.js';
@@ -142,6 +143,10 @@ export async function runDemo(
       await server.stop();
     }
   }
+
+  out.line();
+  out.line(out.bold('5. A durable list (--data-dir, --list) survives a server restart'));
+  report(await durableDemo(), out, result);
 
   out.line();
   if (result.failures.length) {

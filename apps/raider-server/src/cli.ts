@@ -3,6 +3,7 @@
  * raider-server: the command. stdio by default, Streamable HTTP with --http. SIGINT and SIGTERM
  * stop accepting, end open questions, close sessions and exit 0 within 5 seconds.
  */
+import { mkdirSync } from 'node:fs';
 import { startHttp } from './http.js';
 import { createLogger } from './log.js';
 import { helpText, OptionsError, readOptions, type ServerOptions } from './options.js';
@@ -31,6 +32,16 @@ async function main(): Promise<void> {
     return;
   }
   const log = createLogger(options.logLevel);
+  if (options.dataDir) {
+    try {
+      mkdirSync(options.dataDir, { recursive: true });
+    } catch (error) {
+      process.stderr.write(
+        `raider-server: --data-dir ${options.dataDir}: cannot be created (${(error as NodeJS.ErrnoException).code})\n`,
+      );
+      process.exit(2);
+    }
+  }
   let close: () => Promise<void>;
   if (options.http) {
     const server = await startHttp(options, log).catch((error: Error) => {

@@ -7,8 +7,18 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } from '@raider/ask-tools';
 import { TaskRegistry } from '@raider/tasks-registry';
-import { type TodoItem, TodoTool, TodoTools } from '@raider/todo-tools';
+import {
+  type ListStore,
+  memoryStore,
+  type TaskListState,
+  type TodoItem,
+  type TodoSnapshot,
+  TodoTool,
+  TodoTools,
+  type TodoWriteState,
+} from '@raider/todo-tools';
 import { claudeName, raiderInput } from '@raider/tool-names';
+import { openListFile } from './file-store.js';
 import { instructions } from './instructions.js';
 import { type Logger, silent } from './log.js';
 import type { Family, Names } from './options.js';
@@ -26,6 +36,40 @@ export interface ConversationOptions {
   /** How long a question may wait for its answer, in ms. */
   askTimeoutMs: number;
   log?: Logger;
+  /** The list the conversation works on when it is shared or durable; without it the list lives in the conversation. */
+  list?: ListHandle;
+}
+
+/** A named list and the store of each family's section of it. */
+export interface ListHandle {
+  readonly id: string;
+  store<T>(section: 'tasks' | 'todo' | 'todo_write'): ListStore<T>;
+}
+
+const sharedInMemory = new Map<string, Map<string, ListStore<unknown>>>();
+
+/**
+ * The list a conversation works on: `id`'s file under the data dir when there is one, else a
+ * list shared in memory by this process's conversations; `undefined` (the conversation's own
+ * list, in memory) without an id.
+ */
+export function listFor(dataDir: string | undefined, id: string | undefined): ListHandle | undefined {
+  if (id === undefined) return undefined;
+  return dataDir ? openListFile(dataDir, id) : memoryList(id);
+}
+
+/** A list shared in memory by the conversations of this process that name it (no data dir). */
+export function memoryList(id: string): ListHandle {
+  const sections = sharedInMemory.get(id) ?? new Map<string, ListStore<unknown>>();
+  sharedInMemory.set(id, sections);
+  return {
+    id,
+    store<T>(section: string): ListStore<T> {
+      const store = sections.get(section) ?? memoryStore<unknown>();
+      sections.set(section, store);
+      return store as ListStore<T>;
+    },
+  };
 }
 
 /** A running conversation. */
@@ -33,7 +77,7 @@ export interface Conversation {
   readonly server: McpServer;
   readonly registry: TaskRegistry;
   /** The task list as raider://tasks shows it. */
-  listState(): unknown;
+  listState(): Promise<unknown>;
   /** Ends every open question with `reason` (each tool call answers that it was withdrawn). */
   endQuestions(reason: string): void;
   /** Ends open questions and closes the server. */
@@ -83,25 +127,30 @@ export function createConversation(options: ConversationOptions): Conversation {
 
   // The task-list family.
   const mount = options.names === 'claude' ? underClaudeNames(server) : server;
-  let listState: () => unknown;
+  let listState: () => Promise<unknown>;
+  const list = options.list;
   if (options.family === 'todo') {
-    const todo = new TodoTool({ onUpdate: () => changed(TASKS_URI) });
+    const store = list?.store<TodoSnapshot>('todo');
+    const todo = new TodoTool({ onUpdate: () => changed(TASKS_URI), ...(store ? { store } : {}) });
     todo.register(mount);
-    listState = () => ({ family: 'todo', ...todo.snapshot() });
+    listState = async () => ({ family: 'todo', ...((store && (await store.load())) ?? todo.snapshot()) });
   } else if (options.family === 'todo_write') {
+    const store = list?.store<TodoWriteState>('todo_write');
     let todos: TodoItem[] = [];
     const tools = new TodoTools({
-      onUpdate: (list) => {
-        todos = list as TodoItem[];
+      onUpdate: (items) => {
+        todos = items as TodoItem[];
         changed(TASKS_URI);
       },
+      ...(store ? { todoWriteStore: store } : {}),
     });
     tools.registerTodoWrite(mount);
-    listState = () => ({ family: 'todo_write', todos });
+    listState = async () => ({ family: 'todo_write', todos: (store && (await store.load())?.todos) ?? todos });
   } else {
-    const tools = new TodoTools({ onUpdate: () => changed(TASKS_URI) });
+    const store = list?.store<TaskListState>('tasks');
+    const tools = new TodoTools({ onUpdate: () => changed(TASKS_URI), ...(store ? { taskStore: store } : {}) });
     tools.registerTaskTools(mount);
-    listState = () => ({ family: 'tasks', tasks: tools.tasks() });
+    listState = async () => ({ family: 'tasks', tasks: (store && (await store.load())?.tasks) ?? tools.tasks() });
   }
 
   // The question tool. Every question in flight is an `ask` entry whose stop withdraws it.
@@ -154,7 +203,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     'tasks',
     TASKS_URI,
     { title: 'Task list', description: "This conversation's task list.", mimeType: 'application/json' },
-    async (uri) => json(uri, listState()),
+    async (uri) => json(uri, await listState()),
   );
   server.registerResource(
     'work',

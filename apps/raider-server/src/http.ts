@@ -8,9 +8,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { type Conversation, createConversation } from './conversation.js';
+import { type Conversation, createConversation, listFor } from './conversation.js';
+import { ListIdError, listFileName } from './file-store.js';
 import { type Logger, silent } from './log.js';
 import { isLoopback, type ServerOptions } from './options.js';
+
+/** The header a client names its list with (ignored when the server has --list). */
+export const LIST_HEADER = 'x-raider-list';
 
 interface Session {
   transport: StreamableHTTPServerTransport;
@@ -157,11 +161,23 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
           `Service unavailable: ${options.maxSessions} sessions are open, the most allowed`,
         );
       }
-      session = openSession();
+      // The list: the server's, else the one the client names, else (durable) one of the session's own.
+      const named = req.headers[LIST_HEADER];
+      let listId = options.list ?? (Array.isArray(named) ? named[0] : named);
+      if (listId !== undefined) {
+        try {
+          listFileName(listId);
+        } catch (error) {
+          if (error instanceof ListIdError)
+            return rpcError(res, 400, -32602, `Bad ${LIST_HEADER} header: ${error.message}`);
+          throw error;
+        }
+      } else if (options.dataDir) listId = `session-${randomUUID()}`;
+      session = openSession(listId);
     }
     session.lastSeen = Date.now();
-    // A GET is the client's standing event stream: open for the session's life, it is not activity.
-    // Counted until the response is finished: a POST answered as an event stream stays open while
+    // A GET is the client's standing event stream, open for the session's life: not activity.
+    // A POST is counted until the response is finished: a POST answered as an event stream stays open while
     // its tool call waits (on a person, say).
     const active = session;
     if (req.method === 'POST') {
@@ -174,12 +190,14 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     await active.transport.handleRequest(req, res, body);
   };
 
-  const openSession = (): Session => {
+  const openSession = (listId: string | undefined): Session => {
+    const list = listFor(options.dataDir, listId);
     const conversation = createConversation({
       family: options.family,
       names: options.names,
       askTimeoutMs: options.askTimeoutMs,
       log,
+      ...(list ? { list } : {}),
     });
     const session: Session = { conversation, lastSeen: Date.now(), inFlight: 0 } as Session;
     session.transport = new StreamableHTTPServerTransport({

@@ -3,6 +3,7 @@
  * its variable. A bad flag or value is an OptionsError (the CLI prints it and exits 2).
  */
 import { parseArgs } from 'node:util';
+import { listFileName } from './file-store.js';
 
 /** Which task-list family a conversation gets. */
 export type Family = 'tasks' | 'todo_write' | 'todo';
@@ -32,6 +33,10 @@ export interface ServerOptions {
   /** How long a question may wait for its answer, in ms. */
   askTimeoutMs: number;
   logLevel: LogLevel;
+  /** Where durable lists live; without it nothing is written. */
+  dataDir: string | undefined;
+  /** The list every conversation of the process uses. */
+  list: string | undefined;
   help: boolean;
   version: boolean;
 }
@@ -128,6 +133,20 @@ export const FLAGS: readonly Spec[] = [
     help: 'how long a question waits for its answer (default 1800)',
   },
   {
+    flag: 'data-dir',
+    env: 'RAIDER_DATA_DIR',
+    type: 'string',
+    value: 'DIR',
+    help: 'keep lists durable, one JSON file per list, in DIR',
+  },
+  {
+    flag: 'list',
+    env: 'RAIDER_LIST_ID',
+    type: 'string',
+    value: 'ID',
+    help: 'the list every conversation uses (share it across clients and processes)',
+  },
+  {
     flag: 'log-level',
     env: 'RAIDER_LOG_LEVEL',
     type: 'string',
@@ -220,9 +239,18 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     maxBodyBytes: integer(name('max-body'), raw('max-body') ?? String(1024 * 1024), 1024, 1024 * 1024 * 1024),
     askTimeoutMs: integer(name('ask-timeout'), raw('ask-timeout') ?? '1800', 1, 7 * 24 * 3600) * 1000,
     logLevel: oneOf(name('log-level'), raw('log-level') ?? 'info', ['error', 'warn', 'info', 'debug'] as const),
+    dataDir: raw('data-dir'),
+    list: raw('list'),
     help: values.help === true,
     version: values.version === true,
   };
+  if (options.list !== undefined) {
+    try {
+      listFileName(options.list);
+    } catch (error) {
+      throw new OptionsError(`${name('list')}: ${(error as Error).message}`);
+    }
+  }
   if (options.http && !isLoopback(host) && !options.token) {
     throw new OptionsError(
       `--host ${host} is not a loopback address: expected a bearer token (--token or RAIDER_TOKEN) to protect it, received none`,

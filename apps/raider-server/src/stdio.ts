@@ -1,6 +1,7 @@
 /** stdio: one conversation for the process; stdout carries the protocol only. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { type Conversation, createConversation } from './conversation.js';
+import { type Conversation, createConversation, listFor } from './conversation.js';
+import { projectListId } from './file-store.js';
 import { type Logger, silent } from './log.js';
 import type { ServerOptions } from './options.js';
 
@@ -13,13 +14,25 @@ export interface StdioServer {
   close(reason?: string): Promise<void>;
 }
 
-/** Serves one conversation over this process's stdin and stdout. */
-export async function startStdio(options: ServerOptions, log: Logger = silent): Promise<StdioServer> {
+/**
+ * Serves one conversation over this process's stdin and stdout. Its list: `options.list`, else,
+ * with a data dir, the project's (from CLAUDE_PROJECT_DIR, else the working directory), so a
+ * project's tasks survive restarts.
+ */
+export async function startStdio(
+  options: ServerOptions,
+  log: Logger = silent,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<StdioServer> {
+  const id = options.list ?? (options.dataDir ? projectListId(env.CLAUDE_PROJECT_DIR ?? process.cwd()) : undefined);
+  const list = listFor(options.dataDir, id);
+  if (list) log.info(`list ${list.id}${options.dataDir ? ` in ${options.dataDir}` : ' (in memory)'}`);
   const conversation = createConversation({
     family: options.family,
     names: options.names,
     askTimeoutMs: options.askTimeoutMs,
     log,
+    ...(list ? { list } : {}),
   });
   const transport = new StdioServerTransport();
   let markClosed: () => void = () => {};

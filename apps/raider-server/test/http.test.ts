@@ -169,4 +169,26 @@ describe('raider-server over Streamable HTTP', () => {
     const server = await serve();
     expect((await raw(server.url.replace('/mcp', '/nope'), { method: 'GET' })).status).toBe(404);
   });
+
+  it('sessions that name one list with X-Raider-List share it; others keep their own', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    for (const dataDir of [undefined, await mkdtemp(join(tmpdir(), 'raider-http-lists-'))]) {
+      const server = await serve({ dataDir });
+      const a = await connect(server.url, { 'x-raider-list': 'team' });
+      const b = await connect(server.url, { 'x-raider-list': 'team' });
+      const c = await connect(server.url);
+      await a.client.callTool({ name: 'task_create', arguments: { subject: 'Shared', description: '' } });
+      expect(textOf(await b.client.callTool({ name: 'task_list', arguments: {} }))).toBe('#1 [pending] Shared');
+      expect(textOf(await c.client.callTool({ name: 'task_list', arguments: {} }))).toBe('No tasks found');
+    }
+  });
+
+  it('refuses a hostile X-Raider-List with 400', async () => {
+    const server = await serve();
+    const bad = await raw(server.url, { headers: { 'x-raider-list': '../../etc' }, body: INIT });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error.message).toMatch(/^Bad x-raider-list header: list id "..\/..\/etc"/);
+  });
 });

@@ -1,0 +1,234 @@
+/**
+ * Durable lists: one human-readable JSON file per list under the data dir, shared by every
+ * conversation and process that names the list. Every change is a transaction: a cross-process
+ * lock (proper-lockfile), read the current file, apply, write a temporary file, fsync, rename.
+ * A change is acknowledged only after the rename. A file that cannot be read or parsed is never
+ * overwritten. A lock left by a killed process goes stale and is taken over.
+ */
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import type { ListStore, Transaction } from '@raider/todo-tools';
+import lockfile from 'proper-lockfile';
+
+/** The families' sections of a list file. */
+export type Section = 'tasks' | 'todo' | 'todo_write';
+
+/** A list id that cannot name a file under the data dir. */
+export class ListIdError extends Error {
+  readonly code = 'BAD_LIST_ID';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ListIdError';
+  }
+}
+
+/** A list file that cannot be read, parsed or written. Names the file and what is wrong. */
+export class ListFileError extends Error {
+  readonly code = 'BAD_LIST_FILE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ListFileError';
+  }
+}
+
+const SAFE = /^[A-Za-z0-9_-]$/;
+
+/**
+ * The file name a list id maps to: characters other than letters, digits, `_` and `-` (and a
+ * leading dot) are percent-encoded, so distinct ids never share a file.
+ * @throws ListIdError for an id that would escape the data dir: empty, `.` or `..`, with a path
+ * separator or NUL, or absolute; or longer than 200 characters.
+ */
+export function listFileName(id: string): string {
+  if (typeof id !== 'string' || id === '' || id === '.' || id === '..' || /[/\\\0]/.test(id) || isAbsolute(id)) {
+    throw new ListIdError(
+      `list id ${JSON.stringify(id)}: expected a name without path separators, NUL, "." or "..", received one that would escape the data dir`,
+    );
+  }
+  if (id.length > 200) throw new ListIdError(`list id: expected at most 200 characters, received ${id.length}`);
+  let name = '';
+  for (const char of id) {
+    if (SAFE.test(char) || (char === '.' && name !== '')) name += char;
+    else
+      name += [...Buffer.from(char, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  }
+  return `${name}.json`;
+}
+
+/** The path of a list's file, checked to be inside the data dir. */
+export function listFilePath(dataDir: string, id: string): string {
+  const dir = resolve(dataDir);
+  const path = join(dir, listFileName(id));
+  const rel = relative(dir, path);
+  if (rel.startsWith('..') || isAbsolute(rel))
+    throw new ListIdError(`list id ${JSON.stringify(id)} escapes the data dir`);
+  return path;
+}
+
+/** The default list of a project: its folder's name and a hash of its path (`my-app-1a2b3c4d`). */
+export function projectListId(projectDir: string): string {
+  const abs = resolve(projectDir);
+  const name = basename(abs).replace(/[^A-Za-z0-9_-]/g, '_') || 'root';
+  return `${name}-${createHash('sha256').update(abs).digest('hex').slice(0, 8)}`;
+}
+
+type Document = Record<string, unknown> & { list?: string; updatedAt?: string };
+
+/** Reads a list file: undefined when it does not exist; ListFileError when it cannot be used. */
+function readDocument(path: string): Document | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ListFileError(
+      `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new ListFileError(`${path}: not valid JSON (${(error as Error).message}); fix or remove the file`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new ListFileError(
+      `${path}: expected a JSON object, received ${Array.isArray(doc) ? 'an array' : typeof doc}; fix or remove the file`,
+    );
+  }
+  return doc as Document;
+}
+
+let temporaries = 0;
+
+/** Writes `doc` to `path` atomically and durably: temporary file, fsync, rename, fsync of the folder. */
+function writeDocument(path: string, doc: Document): void {
+  temporaries += 1;
+  const temporary = `${path}.${process.pid}.${temporaries}.tmp`;
+  const fd = openSync(temporary, 'wx', 0o644);
+  try {
+    writeSync(fd, `${JSON.stringify(doc, null, 2)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, path);
+  const dir = openSync(resolve(path, '..'), 'r');
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+}
+
+/** True while process `pid` runs (on this machine). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const swept = new Set<string>();
+
+/** Removes temporary files a killed writer left beside `path` (once per file and process, under the lock). */
+function sweepTemporaries(path: string): void {
+  if (swept.has(path)) return;
+  swept.add(path);
+  const dir = resolve(path, '..');
+  const prefix = `${basename(path)}.`;
+  for (const name of readdirSync(dir)) {
+    const pid = Number(/^(\d+)\.\d+\.tmp$/.exec(name.slice(prefix.length))?.[1]);
+    if (name.startsWith(prefix) && pid && pid !== process.pid && !alive(pid)) rmSync(join(dir, name), { force: true });
+  }
+}
+
+// One transaction at a time per file within this process (the file lock orders processes).
+const inProcess = new Map<string, Promise<unknown>>();
+
+/** Options of a list file. */
+export interface ListFileOptions {
+  /** A lock untouched this long is stale (its holder died) and is taken over; at least 2000 ms. */
+  staleMs?: number;
+}
+
+/** One list's file, and a store per family section of it. */
+export interface ListFile {
+  readonly id: string;
+  readonly path: string;
+  store<T>(section: Section): ListStore<T>;
+}
+
+/** Opens (without touching the disk) the file of list `id` under `dataDir`. @throws ListIdError */
+export function openListFile(dataDir: string, id: string, options: ListFileOptions = {}): ListFile {
+  const path = listFilePath(dataDir, id);
+  const stale = Math.max(2000, options.staleMs ?? 2000);
+
+  const transact = async <T, R>(
+    section: Section,
+    fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>,
+  ): Promise<R> => {
+    mkdirSync(resolve(path, '..'), { recursive: true });
+    let compromised: Error | undefined;
+    const release = await lockfile
+      .lock(path, {
+        realpath: false,
+        stale,
+        retries: { retries: 1000, factor: 1, minTimeout: 5, maxTimeout: 40, randomize: true },
+        onCompromised: (error) => {
+          compromised = error;
+        },
+      })
+      .catch((error: Error) => {
+        throw new ListFileError(`${path}: cannot take the lock (${error.message})`);
+      });
+    try {
+      sweepTemporaries(path);
+      const doc = readDocument(path);
+      const { next, result } = await fn(doc?.[section] as T | undefined);
+      if (next !== undefined) {
+        if (compromised)
+          throw new ListFileError(`${path}: the lock was lost (${compromised.message}); nothing written`);
+        writeDocument(path, { ...doc, list: id, updatedAt: new Date().toISOString(), [section]: next });
+      }
+      return result;
+    } finally {
+      await release().catch(() => {});
+    }
+  };
+
+  return {
+    id,
+    path,
+    store<T>(section: Section): ListStore<T> {
+      return {
+        async load() {
+          return readDocument(path)?.[section] as T | undefined;
+        },
+        transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R> {
+          const previous = inProcess.get(path) ?? Promise.resolve();
+          const run = previous.then(() => transact(section, fn));
+          const tail = run.catch(() => undefined);
+          inProcess.set(path, tail);
+          void tail.then(() => {
+            if (inProcess.get(path) === tail) inProcess.delete(path);
+          });
+          return run;
+        },
+      };
+    },
+  };
+}

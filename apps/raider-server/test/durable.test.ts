@@ -1,0 +1,159 @@
+// Durable lists with real processes and real files.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listFileName, listFilePath, openListFile, projectListId } from '../src/index.js';
+import { stdioClient, textOf } from './helpers.js';
+
+const open: Client[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close().catch(() => {})));
+});
+
+const dataDir = () => mkdtemp(join(tmpdir(), 'raider-lists-'));
+
+async function server(dir: string, list: string, extra: string[] = []) {
+  const { client, transport } = await stdioClient(['--data-dir', dir, '--list', list, ...extra]);
+  open.push(client);
+  return { client, transport };
+}
+
+type StoredTask = { id: string; content: string };
+const readList = (dir: string, list: string) =>
+  JSON.parse(readFileSync(listFilePath(dir, list), 'utf8')) as { tasks: { tasks: StoredTask[]; nextId: number } };
+
+const created = (text: string | undefined) => /^Task #(\d+) created successfully: (.*)$/.exec(text ?? '');
+
+describe('durable lists', () => {
+  it('two server processes on one list, 500 concurrent creates each: every acknowledged change is in the file', async () => {
+    const dir = await dataDir();
+    const [a, b] = await Promise.all([server(dir, 'shared'), server(dir, 'shared')]);
+    const fire = (client: Client, who: string) =>
+      Promise.all(
+        Array.from({ length: 500 }, (_, i) =>
+          client.callTool({ name: 'task_create', arguments: { subject: `${who}-${i}`, description: '' } }),
+        ),
+      );
+    const results = (await Promise.all([fire(a.client, 'a'), fire(b.client, 'b')])).flat();
+    const acknowledged = results.map((r) => created(textOf(r))).filter((m) => m !== null);
+    expect(acknowledged).toHaveLength(1000);
+    const { tasks } = readList(dir, 'shared');
+    const byId = new Map(tasks.tasks.map((t) => [t.id, t.content]));
+    expect(byId.size).toBe(tasks.tasks.length);
+    for (const [, id, subject] of acknowledged as RegExpExecArray[]) expect(byId.get(id as string)).toBe(subject);
+    expect(new Set(acknowledged.map((m) => m?.[1])).size).toBe(1000);
+    expect(tasks.nextId).toBe(1001);
+  }, 120_000);
+
+  it('kill -9 in the middle of a stream of writes, again and again: the file parses and holds every acknowledged change', async () => {
+    const dir = await dataDir();
+    const acknowledged = new Map<string, string>();
+    for (let round = 0; round < 5; round += 1) {
+      const { client, transport } = await server(dir, 'crashy');
+      let stop = false;
+      const writer = (async () => {
+        for (let i = 0; !stop; i += 1) {
+          const subject = `r${round}-${i}`;
+          const result = await client.callTool({
+            name: 'task_create',
+            arguments: { subject, description: 'x'.repeat(200) },
+          });
+          const match = created(textOf(result));
+          if (match) acknowledged.set(match[1] as string, subject);
+        }
+      })().catch(() => {});
+      await new Promise((r) => setTimeout(r, 150 + round * 40));
+      process.kill((transport as StdioClientTransport).pid as number, 'SIGKILL');
+      stop = true;
+      await writer;
+      open.splice(open.indexOf(client), 1);
+      const { tasks } = readList(dir, 'crashy');
+      const byId = new Map(tasks.tasks.map((t) => [t.id, t.content]));
+      for (const [id, subject] of acknowledged) expect(byId.get(id)).toBe(subject);
+      expect(Math.max(...tasks.tasks.map((t) => Number(t.id)))).toBeLessThan(tasks.nextId);
+    }
+    expect(acknowledged.size).toBeGreaterThan(20);
+  }, 120_000);
+
+  it('a restart brings the list back and the next id follows the high-water mark', async () => {
+    const dir = await dataDir();
+    const first = await server(dir, 'restart');
+    for (const s of ['A', 'B', 'C']) {
+      await first.client.callTool({ name: 'task_create', arguments: { subject: s, description: '' } });
+    }
+    await first.client.callTool({ name: 'task_update', arguments: { taskId: '3', status: 'deleted' } });
+    await first.client.close();
+    const second = await server(dir, 'restart');
+    expect(textOf(await second.client.callTool({ name: 'task_list', arguments: {} }))).toBe(
+      '#1 [pending] A\n#2 [pending] B',
+    );
+    expect(
+      textOf(await second.client.callTool({ name: 'task_create', arguments: { subject: 'D', description: '' } })),
+    ).toBe('Task #4 created successfully: D');
+  }, 30_000);
+
+  it('all three families persist their state', async () => {
+    const dir = await dataDir();
+    const todo = await server(dir, 'families', ['--family', 'todo']);
+    await todo.client.callTool({ name: 'todo', arguments: { action: 'create', subject: 'T' } });
+    const writer = await server(dir, 'families', ['--family', 'todo_write']);
+    await writer.client.callTool({ name: 'todo_write', arguments: { todos: [{ content: 'W', status: 'pending' }] } });
+    const doc = JSON.parse(readFileSync(listFilePath(dir, 'families'), 'utf8'));
+    expect(doc.todo).toEqual({ tasks: [{ id: 1, subject: 'T', status: 'pending' }], nextId: 2 });
+    expect(doc.todo_write).toEqual({ todos: [{ content: 'W', status: 'pending', activeForm: 'W' }] });
+    expect(doc.list).toBe('families');
+    await todo.client.close();
+    const again = await server(dir, 'families', ['--family', 'todo']);
+    expect(textOf(await again.client.callTool({ name: 'todo', arguments: { action: 'list' } }))).toBe('[pending] #1 T');
+  }, 30_000);
+
+  it('a corrupt file: an error answer naming the file, and the file byte for byte unchanged', async () => {
+    const dir = await dataDir();
+    const path = listFilePath(dir, 'broken');
+    const garbage = Buffer.from('{"tasks": {"tasks": [ \u0000 oops');
+    writeFileSync(path, garbage);
+    const { client } = await server(dir, 'broken');
+    for (const [name, args] of [
+      ['task_create', { subject: 'A', description: '' }],
+      ['task_list', {}],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(`${path}: not valid JSON`);
+    }
+    expect(readFileSync(path).equals(garbage)).toBe(true);
+  }, 30_000);
+
+  it('refuses hostile list ids', async () => {
+    for (const id of ['../x', '..', '.', '/etc/passwd', 'a/b', 'a\\b', 'a\u0000b', '']) {
+      expect(() => listFileName(id)).toThrow(/would escape the data dir/);
+    }
+    expect(() => openListFile('/tmp/d', '../../etc/passwd')).toThrow(/would escape/);
+    expect(listFileName('my list: ünï')).toBe('my%20list%3A%20%C3%BCn%C3%AF.json');
+    expect(listFileName('.hidden')).toBe('%2Ehidden.json');
+    expect(listFileName('v1.2')).toBe('v1.2.json');
+    expect(projectListId('/home/me/my app')).toMatch(/^my_app-[0-9a-f]{8}$/);
+  });
+});
+
+describe('temporary files', () => {
+  it('a temporary file left by a dead writer is removed; a live one is kept', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { existsSync } = await import('node:fs');
+    const dir = await mkdtemp(join(tmpdir(), 'raider-tmp-'));
+    const path = listFilePath(dir, 'sweep');
+    const dead = `${path}.999999.1.tmp`;
+    const live = `${path}.${process.ppid}.1.tmp`;
+    writeFileSync(dead, 'half');
+    writeFileSync(live, 'half');
+    const store = openListFile(dir, 'sweep').store<{ n: number }>('todo_write');
+    await store.transact(() => ({ next: { n: 1 }, result: undefined }));
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(await store.load()).toEqual({ n: 1 });
+  });
+});
