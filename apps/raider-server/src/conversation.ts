@@ -38,6 +38,13 @@ export interface ConversationOptions {
   log?: Logger;
   /** The list the conversation works on when it is shared or durable; without it the list lives in the conversation. */
   list?: ListHandle;
+  /** Called after every change of the list or of the registry (a live board redraws). */
+  onChange?: () => void;
+  /**
+   * A second way to reach a person (the live board), asked after the client's elicitation: when
+   * both can ask, the question goes to both and the first outcome wins; the other is withdrawn.
+   */
+  fallbackAnswerer?: Answerer;
 }
 
 /** A named list and the store of each family's section of it. */
@@ -76,8 +83,13 @@ export function memoryList(id: string): ListHandle {
 export interface Conversation {
   readonly server: McpServer;
   readonly registry: TaskRegistry;
+  readonly family: Family;
+  /** The id of the shared or durable list, if the conversation works on one. */
+  readonly listId: string | undefined;
   /** The task list as raider://tasks shows it. */
   listState(): Promise<unknown>;
+  /** The registry's entries as plain data (raider://work). */
+  work(): unknown[];
   /** Ends every open question with `reason` (each tool call answers that it was withdrawn). */
   endQuestions(reason: string): void;
   /** Ends open questions and closes the server. */
@@ -109,6 +121,35 @@ function plainEntries(registry: TaskRegistry): unknown[] {
     );
 }
 
+/**
+ * One asker from up to two: either alone, or both at once where the first outcome (an answer,
+ * a decline, ...) wins and the other is withdrawn. Forms (AskUserQuestion) go to the first only.
+ */
+export function firstOf(first: Asker | undefined, second: Asker | undefined): Asker | undefined {
+  if (!first || !second) return first ?? second;
+  const both: Asker = (question, options, signal) => {
+    const loser = new AbortController();
+    const shared = AbortSignal.any([signal, loser.signal]);
+    return new Promise<string | undefined>((resolve, reject) => {
+      let settled = false;
+      const settle = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        loser.abort(new AskError('aborted', 'it was answered elsewhere'));
+        fn();
+      };
+      for (const asker of [first, second]) {
+        asker(question, options, shared).then(
+          (answer) => settle(() => resolve(answer)),
+          (error) => settle(() => reject(error)),
+        );
+      }
+    });
+  };
+  if (first.form) both.form = first.form;
+  return both;
+}
+
 /** Builds a conversation. */
 export function createConversation(options: ConversationOptions): Conversation {
   const log = options.log ?? silent;
@@ -123,6 +164,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   const subscribed = new Set<string>();
   const changed = (uri: string) => {
     if (subscribed.has(uri)) server.server.sendResourceUpdated({ uri }).catch(() => {});
+    options.onChange?.();
   };
 
   // The task-list family.
@@ -179,7 +221,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     }
   };
   const answerer: Answerer = () => {
-    const asker = elicit();
+    const asker = firstOf(elicit(), options.fallbackAnswerer?.());
     if (!asker) return undefined;
     const tracked: Asker = (question, choices, signal) => track(question, signal, (s) => asker(question, choices, s));
     const form = asker.form;
@@ -231,7 +273,10 @@ export function createConversation(options: ConversationOptions): Conversation {
   return {
     server,
     registry,
+    family: options.family,
+    listId: list?.id,
     listState: () => listState(),
+    work: () => plainEntries(registry),
     endQuestions,
     async close(reason: string) {
       endQuestions(reason);

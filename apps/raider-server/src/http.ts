@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { Board, serveBoard } from './board-routes.js';
 import { type Conversation, createConversation, listFor } from './conversation.js';
 import { ListIdError, listFileName } from './file-store.js';
 import { type Logger, silent } from './log.js';
@@ -97,6 +98,11 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
   let hosts = new Set<string>();
   let origins = new Set<string>();
   let closing = false;
+  const board = options.board
+    ? new Board(function* () {
+        for (const [sid, session] of sessions) yield [sid, session.conversation] as [string, Conversation];
+      })
+    : undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const host = (req.headers.host ?? '').toLowerCase();
@@ -106,20 +112,35 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     if (origin !== undefined && !origins.has(origin.toLowerCase())) {
       return rpcError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`);
     }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     if (options.token !== undefined) {
+      // The board's page cannot send a header on its event stream: it proves the token once with
+      // ?token= and then carries it in an HttpOnly, SameSite=Strict cookie.
       const auth = req.headers.authorization ?? '';
-      const presented = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+      const cookie = /(?:^|;\s*)raider_token=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
+      const fromQuery = board && req.method === 'GET' && path === '/' ? url.searchParams.get('token') : null;
+      const presented = auth.startsWith('Bearer ')
+        ? auth.slice(7)
+        : (fromQuery ?? (cookie ? decodeURIComponent(cookie) : ''));
       if (!tokenMatches(presented, options.token)) {
         return rpcError(res, 401, -32000, 'Unauthorized: expected Authorization: Bearer <token>', {
           'www-authenticate': 'Bearer',
         });
       }
+      if (fromQuery !== null) {
+        res.writeHead(303, {
+          location: '/',
+          'set-cookie': `raider_token=${encodeURIComponent(fromQuery)}; HttpOnly; SameSite=Strict; Path=/`,
+        });
+        return res.end();
+      }
     }
-    const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz' && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ status: 'ok', sessions: sessions.size }));
     }
+    if (board && path !== '/mcp') return serveBoard(board, req, res, path);
     if (path !== '/mcp') return rpcError(res, 404, -32000, `Not found: ${path}; the MCP endpoint is /mcp`);
     if (closing) return rpcError(res, 503, -32000, 'Service unavailable: the server is shutting down');
 
@@ -192,18 +213,26 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
 
   const openSession = (listId: string | undefined): Session => {
     const list = listFor(options.dataDir, listId);
+    const session = { lastSeen: Date.now(), inFlight: 0 } as Session;
     const conversation = createConversation({
       family: options.family,
       names: options.names,
       askTimeoutMs: options.askTimeoutMs,
       log,
       ...(list ? { list } : {}),
+      ...(board
+        ? {
+            onChange: () => board?.changed(),
+            fallbackAnswerer: board.answerer(() => listId ?? `session ${session.transport.sessionId?.slice(0, 8)}`),
+          }
+        : {}),
     });
-    const session: Session = { conversation, lastSeen: Date.now(), inFlight: 0 } as Session;
+    session.conversation = conversation;
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => {
         sessions.set(sid, session);
+        board?.changed();
         log.info(`session ${sid} opened (${sessions.size} open)`);
       },
       onsessionclosed: (sid) => {
@@ -223,6 +252,7 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     if (!session) return;
     sessions.delete(sid);
     void session.conversation.close(reason).catch(() => {});
+    board?.changed();
     log.info(`session ${sid} ended: ${reason}`);
   };
 
@@ -261,6 +291,7 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     sessions,
     async close() {
       closing = true;
+      board?.close();
       clearInterval(sweep);
       const done = new Promise<void>((resolve) => http.close(() => resolve()));
       await Promise.all(

@@ -33,6 +33,8 @@ export interface ServerOptions {
   /** How long a question may wait for its answer, in ms. */
   askTimeoutMs: number;
   logLevel: LogLevel;
+  /** Serve the live board at / (HTTP only). */
+  board: boolean;
   /** Where durable lists live; without it nothing is written. */
   dataDir: string | undefined;
   /** The list every conversation of the process uses. */
@@ -131,6 +133,12 @@ export const FLAGS: readonly Spec[] = [
     type: 'string',
     value: 'SECONDS',
     help: 'how long a question waits for its answer (default 1800)',
+  },
+  {
+    flag: 'board',
+    env: 'RAIDER_BOARD',
+    type: 'boolean',
+    help: 'with --http: a live board at / to watch the list and answer questions',
   },
   {
     flag: 'data-dir',
@@ -239,11 +247,15 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     maxBodyBytes: integer(name('max-body'), raw('max-body') ?? String(1024 * 1024), 1024, 1024 * 1024 * 1024),
     askTimeoutMs: integer(name('ask-timeout'), raw('ask-timeout') ?? '1800', 1, 7 * 24 * 3600) * 1000,
     logLevel: oneOf(name('log-level'), raw('log-level') ?? 'info', ['error', 'warn', 'info', 'debug'] as const),
+    board: values.board === true || (values.board === undefined && bool('RAIDER_BOARD', env.RAIDER_BOARD ?? '0')),
     dataDir: raw('data-dir'),
     list: raw('list'),
     help: values.help === true,
     version: values.version === true,
   };
+  if (options.board && !options.http) {
+    throw new OptionsError('--board: expected --http as well (the board is a page of the HTTP server), received stdio');
+  }
   if (options.list !== undefined) {
     try {
       listFileName(options.list);

@@ -1,0 +1,169 @@
+// The live board: draws the server's state from its event stream and sends answers back.
+// Status is told in words (and a symbol), never by colour alone; everything works by keyboard.
+
+interface BoardTask {
+  id: string;
+  title: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  activeForm?: string;
+  owner?: string;
+  blockedBy: string[];
+}
+interface BoardList {
+  key: string;
+  title: string;
+  family: string;
+  tasks: BoardTask[];
+  work: { id: string; kind: string; description?: string }[];
+}
+interface BoardQuestion {
+  id: string;
+  list: string;
+  question: string;
+  options: string[];
+}
+interface BoardState {
+  lists: BoardList[];
+  questions: BoardQuestion[];
+}
+
+const LABEL: Record<BoardTask['status'], string> = {
+  in_progress: '◐ In progress',
+  pending: '○ Pending',
+  completed: '✓ Completed',
+};
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: (Node | string)[]
+) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+function drawLists(lists: BoardList[]): void {
+  $('empty').hidden = lists.length > 0;
+  const container = $('lists');
+  container.replaceChildren(
+    ...lists.map((list) => {
+      const tasks = list.tasks.map((task) => {
+        const item = el('li', { className: 'task' });
+        item.dataset.status = task.status;
+        item.dataset.id = task.id;
+        item.append(
+          el('span', { className: 'badge' }, LABEL[task.status] ?? task.status),
+          el('span', { className: 'id' }, `#${task.id}`),
+          el('span', { className: 'title' }, task.title),
+        );
+        if (task.activeForm) item.append(el('span', { className: 'doing' }, `(${task.activeForm})`));
+        if (task.owner) item.append(el('span', { className: 'owner' }, `owner: ${task.owner}`));
+        if (task.blockedBy.length)
+          item.append(
+            el('span', { className: 'blocked' }, `blocked by ${task.blockedBy.map((id) => `#${id}`).join(', ')}`),
+          );
+        return item;
+      });
+      const article = el(
+        'article',
+        { className: 'list' },
+        el('h3', {}, list.title, ' ', el('span', { className: 'family' }, `(${list.family})`)),
+      );
+      article.dataset.key = list.key;
+      article.append(
+        tasks.length ? el('ol', { className: 'tasks' }, ...tasks) : el('p', { className: 'id' }, 'No tasks yet.'),
+      );
+      if (list.work.length) {
+        article.append(
+          el('h4', {}, 'Running'),
+          el(
+            'ul',
+            { className: 'work' },
+            ...list.work.map((w) => el('li', {}, `${w.id} (${w.kind})${w.description ? `: ${w.description}` : ''}`)),
+          ),
+        );
+      }
+      return article;
+    }),
+  );
+}
+
+async function send(id: string, body: { answer: string } | { decline: true }, form: HTMLFormElement): Promise<void> {
+  for (const control of form.querySelectorAll('button, input')) (control as HTMLButtonElement).disabled = true;
+  const res = await fetch('/board/answer', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id, ...body }),
+  });
+  if (!res.ok) $('status').textContent = 'That question was already answered elsewhere, withdrawn or timed out.';
+}
+
+function questionForm(q: BoardQuestion): HTMLFormElement {
+  const form = el('form', { className: 'question' });
+  form.dataset.id = q.id;
+  const labelId = `q-${q.id}`;
+  form.setAttribute('aria-labelledby', labelId);
+  form.append(el('p', { id: labelId }, q.question, ' ', el('span', { className: 'meta' }, `(${q.list})`)));
+  if (q.options.length) {
+    const options = el('div', { className: 'options' });
+    options.setAttribute('role', 'group');
+    options.setAttribute('aria-label', 'Choices');
+    for (const option of q.options) {
+      const button = el('button', { type: 'button', className: 'option' }, option);
+      button.addEventListener('click', () => void send(q.id, { answer: option }, form));
+      options.append(button);
+    }
+    form.append(options);
+  }
+  const input = document.createElement('input');
+  input.type = 'text';
+  input.name = 'answer';
+  input.autocomplete = 'off';
+  const label = el('label', {}, q.options.length ? 'Or answer in your own words: ' : 'Your answer: ', input);
+  const decline = el('button', { type: 'button', className: 'decline' }, 'Decline');
+  decline.addEventListener('click', () => void send(q.id, { decline: true }, form));
+  form.append(el('div', { className: 'free' }, label, el('button', { type: 'submit' }, 'Send'), decline));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (input.value.trim()) void send(q.id, { answer: input.value }, form);
+    else input.focus();
+  });
+  return form;
+}
+
+function drawQuestions(questions: BoardQuestion[]): void {
+  const container = $('questions');
+  $('questions-section').hidden = questions.length === 0;
+  const open = new Set(questions.map((q) => q.id));
+  // Keep forms that are still open as they are (focus, typed text); add new ones; drop the rest.
+  for (const form of [...container.querySelectorAll<HTMLFormElement>('form.question')]) {
+    if (!open.has(form.dataset.id ?? '')) form.remove();
+  }
+  for (const q of questions) {
+    if (!container.querySelector(`form[data-id="${CSS.escape(q.id)}"]`)) container.append(questionForm(q));
+  }
+}
+
+function connect(): void {
+  const status = $('status');
+  const events = new EventSource('/board/events');
+  events.addEventListener('open', () => {
+    status.textContent = 'Live';
+  });
+  events.addEventListener('state', (event) => {
+    const state = JSON.parse((event as MessageEvent<string>).data) as BoardState;
+    drawLists(state.lists);
+    drawQuestions(state.questions);
+    document.body.dataset.ready = 'true';
+  });
+  events.addEventListener('error', () => {
+    status.textContent = 'Reconnecting…';
+    // The browser retries a dropped stream by itself; a refused one it gives up on, so start again.
+    if (events.readyState === EventSource.CLOSED) setTimeout(connect, 1000);
+  });
+}
+
+connect();

@@ -1,0 +1,80 @@
+/** The board's HTTP routes: the prebuilt page, its event stream, its state and its answers. */
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Board, type BoardAnswer } from './board.js';
+
+export { Board };
+
+/** The page, built by Vite into dist/board and shipped inside the package. */
+export const BOARD_DIR = fileURLToPath(new URL('../dist/board/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+function json(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+}
+
+function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.length > limit) reject(new Error('too large'));
+    });
+    req.on('end', () => {
+      try {
+        resolve(JSON.parse(text));
+      } catch (error) {
+        reject(error);
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Serves one board request (anything but /mcp), after the server's Host, Origin and token checks. */
+export async function serveBoard(board: Board, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  if (path === '/board/events' && req.method === 'GET') return board.attach(res);
+  if (path === '/board/state' && req.method === 'GET') return json(res, 200, await board.state());
+  if (path === '/board/answer' && req.method === 'POST') {
+    let body: { id?: unknown; answer?: unknown; decline?: unknown };
+    try {
+      body = (await readJson(req, 64 * 1024)) as typeof body;
+    } catch {
+      return json(res, 400, { error: 'expected a JSON body { id, answer } or { id, decline: true }' });
+    }
+    if (typeof body?.id !== 'string' || (typeof body.answer !== 'string' && body.decline !== true)) {
+      return json(res, 400, { error: 'expected { id: string, answer: string } or { id: string, decline: true }' });
+    }
+    const answer: BoardAnswer = body.decline === true ? { decline: true } : { answer: body.answer as string };
+    return board.answer(body.id, answer)
+      ? json(res, 200, { ok: true })
+      : json(res, 404, { error: 'that question is no longer open: it was answered elsewhere, withdrawn or timed out' });
+  }
+  if (req.method !== 'GET') return json(res, 405, { error: `${req.method} is not served here` });
+  const file = path === '/' ? 'index.html' : normalize(path).replace(/^[/\\]+/, '');
+  if (file.startsWith('..')) return json(res, 404, { error: 'not found' });
+  try {
+    const content = await readFile(join(BOARD_DIR, file));
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': file === 'index.html' ? 'no-store' : 'public, max-age=3600',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'",
+    });
+    res.end(content);
+  } catch {
+    json(res, 404, { error: `not found: ${path}` });
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * The live board: a page at `/` that shows every live conversation's (or shared list's) tasks,
+ * the running work and the open questions, updated through server-sent events, and answers
+ * questions when a person has it open.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { type Answerer, AskError, type Asker } from '@raider/ask-tools';
+import type { Conversation } from './conversation.js';
+
+/** A task as the board shows it, whatever the family. */
+export interface BoardTask {
+  id: string;
+  title: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  /** Shown for the task in progress. */
+  activeForm?: string;
+  owner?: string;
+  /** Ids of the tasks it waits on that are not completed. */
+  blockedBy: string[];
+}
+
+/** One list on the board: a conversation's own, or a shared one (shown once). */
+export interface BoardList {
+  key: string;
+  title: string;
+  family: string;
+  tasks: BoardTask[];
+  /** Running entries of the conversations on this list (open questions, ...). */
+  work: { id: string; kind: string; description?: string }[];
+}
+
+/** An open question waiting for an answer on the board. */
+export interface BoardQuestion {
+  id: string;
+  list: string;
+  question: string;
+  options: string[];
+}
+
+/** What the page draws. */
+export interface BoardState {
+  lists: BoardList[];
+  questions: BoardQuestion[];
+}
+
+/** What a person sent for a question. */
+export type BoardAnswer = { answer: string } | { decline: true };
+
+interface Pending extends BoardQuestion {
+  resolve: (answer: string | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+type Task = Record<string, unknown>;
+
+/** The tasks of a list state (as raider://tasks shows it) in the board's shape; tombstones hidden. */
+export function boardTasks(state: unknown): BoardTask[] {
+  const s = (state ?? {}) as { family?: string; tasks?: Task[]; todos?: Task[] };
+  if (s.family === 'todo_write') {
+    return (s.todos ?? []).map((t, i) => ({
+      id: String(i + 1),
+      title: String(t.content),
+      status: t.status as BoardTask['status'],
+      ...(t.status === 'in_progress' && t.activeForm ? { activeForm: String(t.activeForm) } : {}),
+      blockedBy: [],
+    }));
+  }
+  const tasks = (s.tasks ?? []).filter((t) => t.status !== 'deleted');
+  const done = new Set(tasks.filter((t) => t.status === 'completed').map((t) => String(t.id)));
+  return tasks.map((t) => {
+    const title = String(s.family === 'todo' ? t.subject : t.content);
+    const blockedBy = ((t.blockedBy as unknown[] | undefined) ?? []).map(String).filter((id) => !done.has(id));
+    const task: BoardTask = { id: String(t.id), title, status: t.status as BoardTask['status'], blockedBy };
+    if (t.status === 'in_progress' && t.activeForm) task.activeForm = String(t.activeForm);
+    if (t.owner) task.owner = String(t.owner);
+    return task;
+  });
+}
+
+/** The board of one HTTP server. */
+export class Board {
+  private readonly clients = new Set<ServerResponse>();
+  private readonly questions = new Map<string, Pending>();
+  private scheduled: NodeJS.Timeout | undefined;
+  private readonly keepAlive: NodeJS.Timeout;
+
+  constructor(private readonly conversations: () => Iterable<[string, Conversation]>) {
+    this.keepAlive = setInterval(() => {
+      for (const res of this.clients) res.write(': keep-alive\n\n');
+    }, 15_000);
+    this.keepAlive.unref();
+  }
+
+  /** True while a person has the board open. */
+  get open(): boolean {
+    return this.clients.size > 0;
+  }
+
+  /** The board's state now. */
+  async state(): Promise<BoardState> {
+    const lists = new Map<string, BoardList>();
+    for (const [sessionId, conversation] of this.conversations()) {
+      const key = conversation.listId ?? `session ${sessionId.slice(0, 8)}`;
+      const running = (conversation.work() as { id: string; kind: string; status: string; description?: string }[])
+        .filter((e) => e.status === 'running')
+        .map(({ id, kind, description }) => ({ id, kind, ...(description ? { description } : {}) }));
+      const existing = lists.get(key);
+      if (existing) {
+        existing.work.push(...running);
+        continue;
+      }
+      let tasks: BoardTask[] = [];
+      try {
+        tasks = boardTasks(await conversation.listState());
+      } catch {
+        tasks = [];
+      }
+      lists.set(key, {
+        key,
+        title: conversation.listId ? `List ${conversation.listId}` : `Conversation ${sessionId.slice(0, 8)}`,
+        family: conversation.family,
+        tasks,
+        work: running,
+      });
+    }
+    const questions = [...this.questions.values()].map(({ id, list, question, options }) => ({
+      id,
+      list,
+      question,
+      options,
+    }));
+    return { lists: [...lists.values()], questions };
+  }
+
+  /** Redraws every open page soon (changes that come together are sent once). */
+  changed(): void {
+    if (this.scheduled || !this.clients.size) return;
+    this.scheduled = setTimeout(() => {
+      this.scheduled = undefined;
+      void this.broadcast();
+    }, 30);
+  }
+
+  private async broadcast(): Promise<void> {
+    const data = `event: state\ndata: ${JSON.stringify(await this.state())}\n\n`;
+    for (const res of this.clients) res.write(data);
+  }
+
+  /** Serves the event stream to one page: the state at once, then on every change. */
+  async attach(res: ServerResponse): Promise<void> {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    res.write('retry: 1000\n\n');
+    this.clients.add(res);
+    res.on('close', () => this.clients.delete(res));
+    res.write(`event: state\ndata: ${JSON.stringify(await this.state())}\n\n`);
+  }
+
+  /** The board's answerer for a conversation: asks on the board while a person has it open. */
+  answerer(list: () => string): Answerer {
+    return () => {
+      if (!this.open) return undefined;
+      const asker: Asker = (question, options, signal) =>
+        new Promise<string | undefined>((resolve, reject) => {
+          const id = randomUUID();
+          const done = () => {
+            this.questions.delete(id);
+            signal.removeEventListener('abort', onAbort);
+            this.changed();
+          };
+          const onAbort = () => {
+            done();
+            reject(signal.reason);
+          };
+          this.questions.set(id, {
+            id,
+            list: list(),
+            question,
+            options,
+            resolve: (answer) => {
+              done();
+              resolve(answer);
+            },
+            reject: (error) => {
+              done();
+              reject(error);
+            },
+          });
+          signal.addEventListener('abort', onAbort, { once: true });
+          this.changed();
+        });
+      return asker;
+    };
+  }
+
+  /** Takes a person's answer to a question; false when the question is no longer open. */
+  answer(id: string, answer: BoardAnswer): boolean {
+    const pending = this.questions.get(id);
+    if (!pending) return false;
+    if ('decline' in answer) pending.reject(new AskError('declined'));
+    else pending.resolve(answer.answer.trim() === '' ? undefined : answer.answer);
+    return true;
+  }
+
+  /** Ends every page's stream. */
+  close(): void {
+    clearInterval(this.keepAlive);
+    if (this.scheduled) clearTimeout(this.scheduled);
+    for (const res of this.clients) res.end();
+    this.clients.clear();
+  }
+}

@@ -1,0 +1,232 @@
+// The live board in real Chromium (Debian's package, driven by playwright-core).
+import { existsSync, mkdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpServer, readOptions, type ServerOptions, startHttp } from '../src/index.js';
+import { textOf } from './helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../test-results/', import.meta.url));
+
+let browser: Browser;
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `The board's browser tests need Debian's chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does)`,
+    );
+  }
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function boardServer(overrides: Partial<ServerOptions> = {}): Promise<HttpServer> {
+  return startHttp({ ...readOptions(['--http', '--port', '0', '--board'], {}), ...overrides });
+}
+
+async function mcp(url: string, headers: Record<string, string> = {}) {
+  const client = new Client({ name: 'board-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+async function openBoard(url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
+}
+
+function get(url: string, headers: Record<string, string> = {}, method = 'GET') {
+  const target = new URL(url);
+  return new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
+    const req = request(
+      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers });
+        res.destroy();
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the live board', () => {
+  it('shows tasks, moves them live, and answers a question by a click and by keyboard', async () => {
+    const server = await boardServer();
+    const client = await mcp(server.url);
+    const page = await openBoard(server.url.replace('/mcp', '/'));
+    try {
+      await client.callTool({ name: 'task_create', arguments: { subject: 'Design the API', description: '' } });
+      await client.callTool({ name: 'task_create', arguments: { subject: 'Write the docs', description: '' } });
+      await client.callTool({ name: 'task_update', arguments: { taskId: '2', addBlockedBy: ['1'], owner: 'alice' } });
+      await page.waitForSelector('.task[data-id="2"]');
+      expect(await page.locator('.task .title').allTextContents()).toEqual(['Design the API', 'Write the docs']);
+      expect(await page.locator('.task[data-id="2"] .blocked').textContent()).toBe('blocked by #1');
+      expect(await page.locator('.task[data-id="2"] .badge').textContent()).toBe('○ Pending');
+
+      // An update moves the task within a second, without polling.
+      await client.callTool({
+        name: 'task_update',
+        arguments: { taskId: '1', status: 'in_progress', activeForm: 'Designing' },
+      });
+      const moved = Date.now();
+      await page.waitForSelector('.task[data-id="1"][data-status="in_progress"]', { timeout: 1000 });
+      expect(Date.now() - moved).toBeLessThan(1000);
+      expect(await page.locator('.task[data-id="1"] .badge').textContent()).toBe('◐ In progress');
+
+      // A client without elicitation asks: the question appears on the board and a click answers it.
+      const asked = client.callTool({
+        name: 'ask_user',
+        arguments: { question: 'Which database?', options: ['Postgres', 'SQLite'] },
+      });
+      await page.waitForSelector('form.question button.option');
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: `${ARTIFACTS}board.png`, fullPage: true });
+      await page.getByRole('button', { name: 'SQLite' }).click();
+      const answered = await asked;
+      expect(answered.isError).toBeFalsy();
+      expect(textOf(answered)).toBe('SQLite');
+      await page.waitForSelector('form.question', { state: 'detached' });
+
+      // Keyboard only: focus the free-text field, type, Enter.
+      const typed = client.callTool({ name: 'ask_user', arguments: { question: 'Name the release?' } });
+      await page.waitForSelector('form.question input[name="answer"]');
+      await page.keyboard.press('Tab');
+      await page.focus('form.question input[name="answer"]');
+      await page.keyboard.type('Raider 1.0');
+      await page.keyboard.press('Enter');
+      expect(textOf(await typed)).toBe('Raider 1.0');
+    } finally {
+      await page.close();
+      await client.close();
+      await server.close();
+    }
+  }, 60_000);
+
+  it('with elicitation too, the question goes to both; answered in one place, it leaves the other', async () => {
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const server = await boardServer();
+    const client = new Client({ name: 'both', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    let release: (answer: string) => void = () => {};
+    client.setRequestHandler(
+      ElicitRequestSchema,
+      () =>
+        new Promise((resolve) => {
+          release = (answer) => resolve({ action: 'accept', content: { answer } });
+        }),
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const page = await openBoard(server.url.replace('/mcp', '/'));
+    try {
+      const asked = client.callTool({ name: 'ask_user', arguments: { question: 'Which port?' } });
+      await page.waitForSelector('form.question');
+      release('8080');
+      expect(textOf(await asked)).toBe('8080');
+      await page.waitForSelector('form.question', { state: 'detached', timeout: 1000 });
+    } finally {
+      await page.close();
+      await client.close();
+      await server.close();
+    }
+  }, 30_000);
+
+  it('declining on the board is an error result for the model', async () => {
+    const server = await boardServer();
+    const client = await mcp(server.url);
+    const page = await openBoard(server.url.replace('/mcp', '/'));
+    try {
+      const asked = client.callTool({ name: 'ask_user', arguments: { question: 'Delete the branch?' } });
+      await page.waitForSelector('form.question');
+      await page.getByRole('button', { name: 'Decline' }).click();
+      const result = await asked;
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/^The user declined to answer the question/);
+    } finally {
+      await page.close();
+      await client.close();
+      await server.close();
+    }
+  }, 30_000);
+
+  it('with no board open, a client without elicitation gets the plain refusal', async () => {
+    const server = await boardServer();
+    const client = await mcp(server.url);
+    try {
+      const result = await client.callTool({ name: 'ask_user', arguments: { question: 'Anyone?' } });
+      expect(textOf(result)).toMatch(/^Nobody can answer questions in this session/);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('reconnects after the server restarts', async () => {
+    const first = await boardServer();
+    const port = Number(new URL(first.url).port);
+    const page = await openBoard(first.url.replace('/mcp', '/'));
+    try {
+      await first.close();
+      await page.waitForSelector('#status:text("Reconnecting…")');
+      const second = await boardServer({ port });
+      const client = await mcp(second.url);
+      await client.callTool({ name: 'task_create', arguments: { subject: 'After the restart', description: '' } });
+      await page.waitForSelector('.task .title:text("After the restart")', { timeout: 10_000 });
+      expect(await page.locator('#status').textContent()).toBe('Live');
+      await client.close();
+      await second.close();
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
+  it('refuses a foreign Origin and, on a non-loopback bind, a missing token', async () => {
+    const server = await boardServer();
+    try {
+      const page = server.url.replace('/mcp', '/');
+      expect((await get(page, { origin: 'https://evil.example' })).status).toBe(403);
+      expect((await get(`${page}board/events`, { origin: 'https://evil.example' })).status).toBe(403);
+      expect((await get(`${page}board/answer`, { origin: 'https://evil.example' }, 'POST')).status).toBe(403);
+    } finally {
+      await server.close();
+    }
+    const open = await boardServer({ host: '0.0.0.0', token: 'b0ard', allowedHosts: ['127.0.0.1'] });
+    try {
+      const page = open.url.replace('0.0.0.0', '127.0.0.1').replace('/mcp', '/');
+      expect((await get(page)).status).toBe(401);
+      expect((await get(`${page}board/events`)).status).toBe(401);
+      expect((await get(`${page}?token=wrong`)).status).toBe(401);
+      const login = await get(`${page}?token=b0ard`);
+      expect(login.status).toBe(303);
+      expect(String(login.headers['set-cookie'])).toContain('raider_token=b0ard; HttpOnly; SameSite=Strict');
+      // A browser that was given the token once uses the board with its cookie.
+      const tab = await openBoard(`${page}?token=b0ard`);
+      const client = await mcp(open.url.replace('0.0.0.0', '127.0.0.1'), { authorization: 'Bearer b0ard' });
+      await client.callTool({ name: 'task_create', arguments: { subject: 'Behind a token', description: '' } });
+      await tab.waitForSelector('.task .title:text("Behind a token")');
+      await client.close();
+      await tab.close();
+    } finally {
+      await open.close();
+    }
+  }, 30_000);
+});
