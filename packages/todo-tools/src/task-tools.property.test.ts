@@ -33,6 +33,18 @@ const update = fc
 
 const commands = fc.array(fc.oneof(create, update, update), { minLength: 5, maxLength: 40, size: 'max' });
 
+type Command = { kind: 'create'; args: unknown } | { kind: 'update'; args: unknown };
+
+/** A TodoTools object after `cmds`, in order. */
+async function replayed(cmds: readonly Command[]): Promise<TodoTools> {
+  const todos = new TodoTools();
+  for (const cmd of cmds) {
+    if (cmd.kind === 'create') await todos.createTask(cmd.args);
+    else await todos.updateTask(cmd.args);
+  }
+  return todos;
+}
+
 /** Checks the invariants of a task list: mirrored links that name only tasks in the list, ids ascending. */
 function checkInvariants(list: TaskItem[]) {
   const byId = new Map(list.map((t) => [t.id, t]));
@@ -81,11 +93,7 @@ describe('task tools over random call sequences (property)', () => {
   it('a task_list line exists for every visible task and names only open blockers', async () => {
     await fc.assert(
       fc.asyncProperty(commands, async (cmds) => {
-        const todos = new TodoTools();
-        for (const cmd of cmds) {
-          if (cmd.kind === 'create') await todos.createTask(cmd.args);
-          else await todos.updateTask(cmd.args);
-        }
+        const todos = await replayed(cmds);
         const list = todos.tasks();
         const visible = list.filter((t) => !(t.metadata && '_internal' in t.metadata));
         const text = todos.listTasks();
@@ -107,11 +115,7 @@ describe('task tools over random call sequences (property)', () => {
   it('restoreTasks(tasks()) reproduces the list and the next id', async () => {
     await fc.assert(
       fc.asyncProperty(commands, async (cmds) => {
-        const todos = new TodoTools();
-        for (const cmd of cmds) {
-          if (cmd.kind === 'create') await todos.createTask(cmd.args);
-          else await todos.updateTask(cmd.args);
-        }
+        const todos = await replayed(cmds);
         const copy = new TodoTools();
         copy.restoreTasks(todos.tasks());
         expect(copy.tasks()).toEqual(todos.tasks());
