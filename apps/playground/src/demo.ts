@@ -16,7 +16,9 @@ import { spawnHttpServer } from './server-process.js';
 
 /** Where the playground's data lives. */
 export const HOME = fileURLToPath(new URL('..', import.meta.url));
+/** The scenario files the demo runs. */
 export const SCENARIOS_DIR = join(HOME, 'scenarios');
+/** The Claude Code transcript the demo replays. */
 export const CLAUDE_FIXTURE = join(HOME, 'fixtures', 'claude-session.jsonl');
 
 /** A failed step, for the report. */

@@ -66,8 +66,11 @@ export const ScenarioSchema = z.strictObject({
   steps: z.array(StepSchema).min(1),
 });
 
+/** A scenario after loading (defaults filled in). */
 export type Scenario = z.output<typeof ScenarioSchema>;
+/** One step of a scenario. */
 export type Step = z.output<typeof StepSchema>;
+/** One scripted elicitation answer. */
 export type Answer = z.output<typeof AnswerSchema>;
 
 /** A file that is not a valid scenario: names the file, where in it, and why. */

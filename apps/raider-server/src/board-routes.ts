@@ -5,6 +5,7 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Board, type BoardAnswer } from './board.js';
 
+/** The board these routes serve. */
 export { Board };
 
 /** The page, built by Vite into dist/board and shipped inside the package. */

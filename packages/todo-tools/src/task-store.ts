@@ -42,6 +42,7 @@ export const FIELD_ORDER = [
   'blocks',
   'blockedBy',
 ] as const;
+/** A field task_update can report as changed. */
 export type UpdatedField = (typeof FIELD_ORDER)[number];
 
 /** What an update would do, computed without touching the list. */
