@@ -90,6 +90,8 @@ export interface Conversation {
   listState(): Promise<unknown>;
   /** The registry's entries as plain data (raider://work). */
   work(): unknown[];
+  /** Tells the conversation its list changed elsewhere (another process or session wrote it). */
+  listChangedElsewhere(): void;
   /** Ends every open question with `reason` (each tool call answers that it was withdrawn). */
   endQuestions(reason: string): void;
   /** Ends open questions and closes the server. */
@@ -277,6 +279,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     listId: list?.id,
     listState: () => listState(),
     work: () => plainEntries(registry),
+    listChangedElsewhere: () => changed(TASKS_URI),
     endQuestions,
     async close(reason: string) {
       endQuestions(reason);

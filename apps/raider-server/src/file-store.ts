@@ -15,6 +15,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  watch,
   writeSync,
 } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
@@ -231,4 +232,24 @@ export function openListFile(dataDir: string, id: string, options: ListFileOptio
       };
     },
   };
+}
+
+/**
+ * Calls `onChange(fileName)` when a list file in `dataDir` changes (another process wrote it, say),
+ * so a board or a resource subscription hears of changes made elsewhere. Returns a function that
+ * stops watching. A data dir that cannot be watched is not an error: nothing is called then.
+ */
+export function watchLists(dataDir: string, onChange: (fileName: string) => void): () => void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    const watcher = watch(dataDir, (_event: string, name: string | Buffer | null) => {
+      const file = name?.toString();
+      if (file?.endsWith('.json')) onChange(file);
+    });
+    watcher.on('error', () => watcher.close());
+    watcher.unref();
+    return () => watcher.close();
+  } catch {
+    return () => {};
+  }
 }

@@ -10,7 +10,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Board, serveBoard } from './board-routes.js';
 import { type Conversation, createConversation, listFor } from './conversation.js';
-import { ListIdError, listFileName } from './file-store.js';
+import { ListIdError, listFileName, watchLists } from './file-store.js';
 import { type Logger, silent } from './log.js';
 import { isLoopback, type ServerOptions } from './options.js';
 
@@ -263,6 +263,17 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     });
   });
 
+  // Changes other processes make to shared lists reach subscribers and the board too.
+  const unwatch = options.dataDir
+    ? watchLists(options.dataDir, (file) => {
+        for (const session of sessions.values()) {
+          const id = session.conversation.listId;
+          if (id !== undefined && listFileName(id) === file) session.conversation.listChangedElsewhere();
+        }
+        board?.changed();
+      })
+    : () => {};
+
   const sweep = setInterval(
     () => {
       const now = Date.now();
@@ -291,6 +302,7 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     sessions,
     async close() {
       closing = true;
+      unwatch();
       board?.close();
       clearInterval(sweep);
       const done = new Promise<void>((resolve) => http.close(() => resolve()));

@@ -1,7 +1,7 @@
 /** stdio: one conversation for the process; stdout carries the protocol only. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Conversation, createConversation, listFor } from './conversation.js';
-import { projectListId } from './file-store.js';
+import { listFileName, projectListId, watchLists } from './file-store.js';
 import { type Logger, silent } from './log.js';
 import type { ServerOptions } from './options.js';
 
@@ -34,6 +34,13 @@ export async function startStdio(
     log,
     ...(list ? { list } : {}),
   });
+  // Another process writing the same list: subscribers of raider://tasks hear of it.
+  const unwatch =
+    options.dataDir && list
+      ? watchLists(options.dataDir, (file) => {
+          if (file === listFileName(list.id)) conversation.listChangedElsewhere();
+        })
+      : () => {};
   const transport = new StdioServerTransport();
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
@@ -46,6 +53,7 @@ export async function startStdio(
     conversation,
     closed,
     async close(reason = 'the server is shutting down') {
+      unwatch();
       await conversation.close(reason);
       markClosed();
     },

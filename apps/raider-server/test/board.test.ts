@@ -150,6 +150,48 @@ describe('the live board', () => {
     }
   }, 30_000);
 
+  it('a change another process makes to a shared durable list reaches the board', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openListFile } = await import('../src/index.js');
+    const dataDir = await mkdtemp(join(tmpdir(), 'raider-board-lists-'));
+    const server = await boardServer({ dataDir, list: 'team' });
+    const client = await mcp(server.url);
+    const page = await openBoard(server.url.replace('/mcp', '/'));
+    try {
+      await client.callTool({ name: 'task_create', arguments: { subject: 'Here', description: '' } });
+      await page.waitForSelector('.task .title:text("Here")');
+      // Another process: the list file written through its own store.
+      await openListFile(dataDir, 'team')
+        .store<{ tasks: unknown[]; nextId: number }>('tasks')
+        .transact((current) => ({
+          next: {
+            tasks: [
+              ...(current?.tasks ?? []),
+              {
+                id: '2',
+                content: 'From elsewhere',
+                status: 'pending',
+                activeForm: 'x',
+                description: '',
+                blocks: [],
+                blockedBy: [],
+              },
+            ],
+            nextId: 3,
+          },
+          result: undefined,
+        }));
+      await page.waitForSelector('.task .title:text("From elsewhere")', { timeout: 1000 });
+      expect(await page.locator('h3').first().textContent()).toContain('List team');
+    } finally {
+      await page.close();
+      await client.close();
+      await server.close();
+    }
+  }, 30_000);
+
   it('declining on the board is an error result for the model', async () => {
     const server = await boardServer();
     const client = await mcp(server.url);
