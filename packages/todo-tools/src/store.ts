@@ -4,6 +4,7 @@
  * one transaction. A file store (raider-server's) or a networked one plugs in here without
  * touching the tools.
  */
+import { serial } from './serial.js';
 import type { TodoSnapshot } from './todo-types.js';
 import type { TaskItem, TodoItem } from './types.js';
 
@@ -46,19 +47,17 @@ export type TodoFamilyState = TodoSnapshot;
  */
 export function memoryStore<T>(initial?: T): ListStore<T> {
   let state: T | undefined = initial === undefined ? undefined : structuredClone(initial);
-  let queue: Promise<unknown> = Promise.resolve();
+  const queue = serial();
   return {
     async load() {
       return state === undefined ? undefined : structuredClone(state);
     },
     transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R> {
-      const run = queue.then(async () => {
+      return queue(async () => {
         const { next, result } = await fn(state === undefined ? undefined : structuredClone(state));
         if (next !== undefined) state = structuredClone(next);
         return result;
       });
-      queue = run.catch(() => undefined);
-      return run;
     },
   };
 }

@@ -3,6 +3,7 @@
  * the same whatever the size of the list. `blocks` and `blockedBy` are kept as mirrored sets, so
  * a delete touches only the task's neighbours.
  */
+import { mergeMetadata } from './metadata.js';
 import type { TaskItem, TodoStatus } from './types.js';
 
 /** A task as stored. */
@@ -56,19 +57,6 @@ export interface UpdatePlan {
   newBlockedBy: string[];
   /** True when the status changes to completed (the TaskCompleted hook runs first). */
   completes: boolean;
-}
-
-/** Merges metadata key by key (shallow); a key set to null goes. An emptied record is dropped. */
-export function mergeMetadata(
-  current: Record<string, unknown> | undefined,
-  patch: Record<string, unknown>,
-): Record<string, unknown> | undefined {
-  const merged: Record<string, unknown> = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key];
-    else Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return Object.keys(merged).length ? merged : undefined;
 }
 
 /** The task in the shape `onUpdate` receives: a copy that shares nothing with the store. */

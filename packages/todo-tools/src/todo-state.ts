@@ -7,6 +7,7 @@
  * vector: a snapshot captures the vector in constant time and builds its array only when read, so
  * the whole-list `details` every result carries costs nothing until someone looks at it.
  */
+import { mergeMetadata } from './metadata.js';
 import { PersistentVector } from './persistent-vector.js';
 import type { TodoParams } from './todo-params.js';
 import {
@@ -52,15 +53,6 @@ function freezeTask(task: TodoTask): TodoTask {
   if (task.owner) out.owner = task.owner;
   if (task.metadata && Object.keys(task.metadata).length) out.metadata = deepFreeze(structuredClone(task.metadata));
   return Object.freeze(out);
-}
-
-function mergeMetadata(current: Record<string, unknown> | undefined, patch: Record<string, unknown>) {
-  const merged: Record<string, unknown> = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key];
-    else Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return Object.keys(merged).length ? merged : undefined;
 }
 
 const sameIds = (a: readonly number[] | undefined, b: readonly number[] | undefined): boolean => {

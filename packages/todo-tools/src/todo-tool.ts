@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
 import { received } from './schemas.js';
+import { serial } from './serial.js';
 import type { ListStore } from './store.js';
 import { TODO_GUIDANCE } from './todo-guidance.js';
 import { readParams, TODO_ACTIONS, TODO_STATUSES } from './todo-params.js';
@@ -111,8 +112,8 @@ export class TodoTool {
   private readonly state = new TodoState();
   private readonly onUpdate: TodoToolOptions['onUpdate'];
   private readonly store: ListStore<TodoSnapshot> | undefined;
-  /** The tail of the queue of stored calls, so two of them never interleave in this object. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Runs stored calls one after another, so two of them never interleave in this object. */
+  private readonly queue = serial();
   private built: McpServer | undefined;
 
   /** @throws TypeError when `options.snapshot` does not validate. */
@@ -143,7 +144,7 @@ export class TodoTool {
   callAsync(params: unknown): Promise<TodoResult> {
     const store = this.store;
     if (!store) return Promise.resolve(this.call(params));
-    const run = this.queue.then(async () => {
+    return this.queue(async () => {
       let outcome: { result: TodoResult; changed: boolean };
       try {
         outcome = await store.transact((current) => {
@@ -164,8 +165,6 @@ export class TodoTool {
       if (outcome.changed) this.onUpdate?.(this.state.snapshot());
       return outcome.result;
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   /** Takes over a stored snapshot (an empty list when there is none). */

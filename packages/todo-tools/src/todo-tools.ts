@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
 import { formatIssues, taskSchemas, todoItemSchema, todoWriteSchema } from './schemas.js';
+import { serial } from './serial.js';
 import type { ListStore, TaskListState, TodoWriteState } from './store.js';
 import { type StoredTask, TaskStore, toItem, type UpdateArgs } from './task-store.js';
 import { getText, isInternal, listLine } from './task-text.js';
@@ -115,8 +116,8 @@ export class TodoTools {
   private readonly schemas: ReturnType<typeof taskSchemas>;
   private readonly writeSchema: ReturnType<typeof todoWriteSchema>;
   private readonly itemSchema: ReturnType<typeof todoItemSchema>;
-  /** The tail of the queue of mutating calls. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Runs mutating calls (and reads of a store) one after another. */
+  private readonly exclusive = serial();
   /** Bumped by clearTasks and restoreTasks, so a call waiting on a hook sees the list was replaced. */
   private generation = 0;
   private builtTaskServer: McpServer | undefined;
@@ -350,13 +351,6 @@ export class TodoTools {
       text: `Input validation error: Invalid arguments for tool ${tool}: ${formatIssues(error)}`,
       isError: true,
     };
-  }
-
-  /** Runs mutating calls one after another. */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   /** Asks beforeTask; the text of a refusal, or undefined to go on. */

@@ -1,0 +1,15 @@
+/**
+ * Merges metadata key by key (shallow), as both families do: a key set to null goes, an emptied
+ * record is dropped (undefined). Keys are defined as own properties, so "__proto__" stays a key.
+ */
+export function mergeMetadata(
+  current: Record<string, unknown> | undefined,
+  patch: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return Object.keys(merged).length ? merged : undefined;
+}
