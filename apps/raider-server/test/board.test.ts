@@ -1,37 +1,20 @@
-// The live board in real Chromium (Debian's package, driven by playwright-core).
-import { existsSync, mkdirSync } from 'node:fs';
+// The live board in real Chromium (from the npm registry, see chromium-setup.ts; driven by playwright-core).
+import { mkdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServer, readOptions, type ServerOptions, startHttp } from '../src/index.js';
+import { launchChromium } from './chromium.js';
 import { textOf } from './helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../test-results/', import.meta.url));
 
 let browser: Browser;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `The board's browser tests need Debian's chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does)`,
-    );
-  }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -89,9 +72,9 @@ describe('the live board', () => {
         name: 'task_update',
         arguments: { taskId: '1', status: 'in_progress', activeForm: 'Designing' },
       });
-      const moved = Date.now();
-      await page.waitForSelector('.task[data-id="1"][data-status="in_progress"]', { timeout: 1000 });
-      expect(Date.now() - moved).toBeLessThan(1000);
+      // The page never polls (it only listens to its event stream), so the change arriving at all
+      // shows it was pushed; the wait is headroom for a busy machine, not a speed requirement.
+      await page.waitForSelector('.task[data-id="1"][data-status="in_progress"]', { timeout: 10_000 });
       expect(await page.locator('.task[data-id="1"] .badge').textContent()).toBe('◐ In progress');
 
       // A client without elicitation asks: the question appears on the board and a click answers it.
@@ -108,11 +91,16 @@ describe('the live board', () => {
       expect(textOf(answered)).toBe('SQLite');
       await page.waitForSelector('form.question', { state: 'detached' });
 
-      // Keyboard only: focus the free-text field, type, Enter.
+      // Keyboard only: Tab from the top of the page to the free-text field, type, Enter.
       const typed = client.callTool({ name: 'ask_user', arguments: { question: 'Name the release?' } });
       await page.waitForSelector('form.question input[name="answer"]');
-      await page.keyboard.press('Tab');
-      await page.focus('form.question input[name="answer"]');
+      // Start from nothing focused (page code as strings: this file is type-checked without the DOM).
+      await page.evaluate('document.activeElement?.blur()');
+      const focusedName = () => page.evaluate<string>('document.activeElement?.getAttribute("name") ?? ""');
+      for (let presses = 0; presses < 30 && (await focusedName()) !== 'answer'; presses += 1) {
+        await page.keyboard.press('Tab');
+      }
+      expect(await focusedName()).toBe('answer');
       await page.keyboard.type('Raider 1.0');
       await page.keyboard.press('Enter');
       expect(textOf(await typed)).toBe('Raider 1.0');
@@ -142,7 +130,7 @@ describe('the live board', () => {
       await page.waitForSelector('form.question');
       release('8080');
       expect(textOf(await asked)).toBe('8080');
-      await page.waitForSelector('form.question', { state: 'detached', timeout: 1000 });
+      await page.waitForSelector('form.question', { state: 'detached', timeout: 10_000 });
     } finally {
       await page.close();
       await client.close();
@@ -183,7 +171,7 @@ describe('the live board', () => {
           },
           result: undefined,
         }));
-      await page.waitForSelector('.task .title:text("From elsewhere")', { timeout: 1000 });
+      await page.waitForSelector('.task .title:text("From elsewhere")', { timeout: 10_000 });
       expect(await page.locator('h3').first().textContent()).toContain('List team');
     } finally {
       await page.close();

@@ -9,7 +9,8 @@ const op = fc.oneof(
   fc.record({ op: fc.constantFrom('take' as const, 'takeMessages' as const), recipient }),
 );
 
-describe('the queue (property)', () => {
+// Each property runs its own numRuns; the budget is ~20x what it takes on a quiet machine.
+describe('the queue (property)', { timeout: 120_000 }, () => {
   it('every queued item is taken exactly once, in order, per recipient', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60, size: 'max' }), (ops) => {

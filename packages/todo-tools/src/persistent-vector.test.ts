@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PersistentVector } from './persistent-vector.js';
 
-describe('PersistentVector', () => {
+// Each property runs its own numRuns; the budget is ~20x what it takes on a quiet machine.
+describe('PersistentVector', { timeout: 120_000 }, () => {
   it('behaves like an array under push and set, and old versions never change (property)', () => {
     fc.assert(
       fc.property(

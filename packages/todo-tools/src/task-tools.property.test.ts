@@ -62,7 +62,8 @@ function checkInvariants(list: TaskItem[]) {
   }
 }
 
-describe('task tools over random call sequences (property)', () => {
+// Each property runs its own numRuns; the budget is ~20x what it takes on a quiet machine.
+describe('task tools over random call sequences (property)', { timeout: 120_000 }, () => {
   it('keep ids unique and never reused, links mirrored, rejected calls harmless, onUpdate once per change', async () => {
     await fc.assert(
       fc.asyncProperty(commands, async (cmds) => {

@@ -68,7 +68,8 @@ function claudeArgs(tool: string) {
     });
 }
 
-describe('the round trip is lossless (property)', () => {
+// Each property runs its own numRuns; the budget is ~20x what it takes on a quiet machine.
+describe('the round trip is lossless (property)', { timeout: 120_000 }, () => {
   it('raiderInput(t, claudeInput(t, args)) equals args', () => {
     fc.assert(
       fc.property(
