@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ScenarioRun, StepResult } from './runner.js';
 import { connect } from './server-process.js';
 
@@ -15,39 +16,32 @@ export async function durableDemo(): Promise<ScenarioRun> {
   const dir = mkdtempSync(join(tmpdir(), 'raider-playground-'));
   const args = ['--data-dir', dir, '--list', 'playground'];
   const steps: StepResult[] = [];
-  const check = (tool: string, received: string, expected: string) =>
+  /** Calls `tool` with `args` on `client` and records the step: its real arguments, expected and received text. */
+  const step = async (client: Client, label: string, tool: string, args: Record<string, unknown>, expected: string) => {
+    const received = text(await client.callTool({ name: tool, arguments: args }));
     steps.push({
       index: steps.length + 1,
-      tool,
-      args: {},
+      tool: label,
+      args,
       ok: received === expected,
       expected: JSON.stringify(expected),
       received: JSON.stringify(received),
     });
+  };
   try {
     const first = await connect({ kind: 'stdio', args });
-    for (const subject of ['Survive a restart', 'Keep ids unique']) {
-      await first.callTool({ name: 'task_create', arguments: { subject, description: '' } });
-    }
-    await first.callTool({ name: 'task_update', arguments: { taskId: '2', status: 'deleted' } });
-    check(
-      'task_list (first server)',
-      text(await first.callTool({ name: 'task_list', arguments: {} })),
-      '#1 [pending] Survive a restart',
-    );
+    const survive = { subject: 'Survive a restart', description: '' };
+    await step(first, 'task_create', 'task_create', survive, 'Task #1 created successfully: Survive a restart');
+    const unique = { subject: 'Keep ids unique', description: '' };
+    await step(first, 'task_create', 'task_create', unique, 'Task #2 created successfully: Keep ids unique');
+    await step(first, 'task_update', 'task_update', { taskId: '2', status: 'deleted' }, 'Updated task #2 deleted');
+    await step(first, 'task_list (first server)', 'task_list', {}, '#1 [pending] Survive a restart');
     await first.close();
 
     const second = await connect({ kind: 'stdio', args });
-    check(
-      'task_list (after the restart)',
-      text(await second.callTool({ name: 'task_list', arguments: {} })),
-      '#1 [pending] Survive a restart',
-    );
-    check(
-      'task_create (after the restart)',
-      text(await second.callTool({ name: 'task_create', arguments: { subject: 'Next', description: '' } })),
-      'Task #3 created successfully: Next',
-    );
+    await step(second, 'task_list (after the restart)', 'task_list', {}, '#1 [pending] Survive a restart');
+    const next = { subject: 'Next', description: '' };
+    await step(second, 'task_create (after the restart)', 'task_create', next, 'Task #3 created successfully: Next');
     await second.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,44 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importClaudeFile, importClaudeTranscript } from '../src/claude-import.js';
 import { CLAUDE_FIXTURE } from '../src/demo.js';
+
+describe('the transcript fixture', () => {
+  it("is in Claude Code's session format: chained records, its id shapes, tool uses and results in blocks", () => {
+    const records = readFileSync(CLAUDE_FIXTURE, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>);
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const sessionId = records[0]?.sessionId;
+    expect(sessionId).toMatch(UUID);
+    let parent: string | null = null;
+    const uses = new Set<string>();
+    for (const record of records) {
+      expect(['user', 'assistant']).toContain(record.type);
+      expect(record.sessionId).toBe(sessionId);
+      expect(record.uuid).toMatch(UUID);
+      expect(record.parentUuid).toBe(parent);
+      expect(record.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(record.message.role).toBe(record.type);
+      parent = record.uuid;
+      if (record.type === 'assistant') {
+        expect(record.message.id).toMatch(/^msg_01[A-Za-z0-9]{22}$/);
+        for (const block of record.message.content) {
+          if (block.type !== 'tool_use') continue;
+          expect(block.id).toMatch(/^toolu_01[A-Za-z0-9]{22}$/);
+          uses.add(block.id);
+        }
+      } else if (Array.isArray(record.message.content)) {
+        for (const block of record.message.content) {
+          expect(block.type).toBe('tool_result');
+          expect(uses.has(block.tool_use_id)).toBe(true);
+        }
+      }
+    }
+    expect(uses.size).toBe(9);
+  });
+});
 
 describe('import-claude', () => {
   it('turns the fixture transcript into a scenario of raider tools with the expected answers', () => {
@@ -26,7 +64,7 @@ describe('import-claude', () => {
         activeForm: 'Reproducing the 500',
       },
       expect: { text: 'Task #1 created successfully: Reproduce the 500', isError: false },
-      note: 'TaskCreate toolu_01',
+      note: 'TaskCreate toolu_01b2ouwmHqOrg6ymGS4khiby',
     });
     expect(scenario.steps[1]?.expect.text).toBe('Task #2 created successfully: Fix the error handler');
     expect(scenario.steps[3]?.answers).toEqual([{ action: 'accept', content: { q1: '401' } }]);

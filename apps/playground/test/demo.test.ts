@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,8 @@ import type { Printer } from '../src/output.js';
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const ROOT_README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const PLAYGROUND_README = fileURLToPath(new URL('../README.md', import.meta.url));
 
 function capture(): Printer & { text: () => string } {
   const lines: string[] = [];
@@ -37,9 +39,18 @@ describe('the demo', () => {
       '2. Background work',
       '3. A Claude Code transcript',
       '4. The same scenarios over Streamable HTTP',
+      '5. A durable list (--data-dir, --list) survives a server restart',
     ]) {
       expect(text).toContain(heading);
     }
+    // Each call shows its real arguments, the restart's too.
+    expect(text).toMatch(/task_create \(after the restart\) \{"subject":"Next","description":""\}/);
+    // The READMEs say what the demo prints: its summary line and its steps, one item each.
+    const summary = `${result.passed} passed, 0 failed`;
+    for (const readme of [ROOT_README, PLAYGROUND_README]) expect(readFileSync(readme, 'utf8')).toContain(summary);
+    const headings = text.split('\n').filter((line) => /^\d+\. /.test(line));
+    const steps = /In one run that ends by itself it:\n\n([\s\S]*?)\n\n/.exec(readFileSync(PLAYGROUND_README, 'utf8'));
+    expect(steps?.[1]?.split('\n').filter((line) => /^\d+\. /.test(line))).toHaveLength(headings.length);
     expect(text).toContain('<system-reminder>');
     expect(text).toMatch(/· claude names · http/);
     expect(text.trim().split('\n').at(-1)).toBe(`${result.passed} passed, 0 failed`);

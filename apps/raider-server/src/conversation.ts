@@ -12,6 +12,7 @@ import {
   memoryStore,
   type TaskListState,
   type TodoItem,
+  type TodoLimits,
   type TodoSnapshot,
   TodoTool,
   TodoTools,
@@ -35,6 +36,8 @@ export interface ConversationOptions {
   names: Names;
   /** How long a question may wait for its answer, in ms. */
   askTimeoutMs: number;
+  /** List limits; any left out take the defaults of DEFAULT_LIMITS. */
+  limits?: Partial<TodoLimits>;
   log?: Logger;
   /** The list the conversation works on when it is shared or durable; without it the list lives in the conversation. */
   list?: ListHandle;
@@ -173,15 +176,17 @@ export function createConversation(options: ConversationOptions): Conversation {
   const mount = options.names === 'claude' ? underClaudeNames(server) : server;
   let listState: () => Promise<unknown>;
   const list = options.list;
+  const limits = options.limits ?? {};
   if (options.family === 'todo') {
     const store = list?.store<TodoSnapshot>('todo');
-    const todo = new TodoTool({ onUpdate: () => changed(TASKS_URI), ...(store ? { store } : {}) });
+    const todo = new TodoTool({ onUpdate: () => changed(TASKS_URI), limits, ...(store ? { store } : {}) });
     todo.register(mount);
     listState = async () => ({ family: 'todo', ...((store && (await store.load())) ?? todo.snapshot()) });
   } else if (options.family === 'todo_write') {
     const store = list?.store<TodoWriteState>('todo_write');
     let todos: TodoItem[] = [];
     const tools = new TodoTools({
+      limits,
       onUpdate: (items) => {
         todos = items as TodoItem[];
         changed(TASKS_URI);
@@ -192,7 +197,11 @@ export function createConversation(options: ConversationOptions): Conversation {
     listState = async () => ({ family: 'todo_write', todos: (store && (await store.load())?.todos) ?? todos });
   } else {
     const store = list?.store<TaskListState>('tasks');
-    const tools = new TodoTools({ onUpdate: () => changed(TASKS_URI), ...(store ? { taskStore: store } : {}) });
+    const tools = new TodoTools({
+      onUpdate: () => changed(TASKS_URI),
+      limits,
+      ...(store ? { taskStore: store } : {}),
+    });
     tools.registerTaskTools(mount);
     listState = async () => ({ family: 'tasks', tasks: (store && (await store.load())?.tasks) ?? tools.tasks() });
   }

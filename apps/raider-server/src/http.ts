@@ -218,6 +218,7 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
       family: options.family,
       names: options.names,
       askTimeoutMs: options.askTimeoutMs,
+      limits: options.limits,
       log,
       ...(list ? { list } : {}),
       ...(board

@@ -3,6 +3,7 @@
  * its variable. A bad flag or value is an OptionsError (the CLI prints it and exits 2).
  */
 import { parseArgs } from 'node:util';
+import { DEFAULT_LIMITS, type TodoLimits } from '@raider/todo-tools';
 import { listFileName } from './file-store.js';
 
 /** Which task-list family a conversation gets. */
@@ -39,6 +40,8 @@ export interface ServerOptions {
   dataDir: string | undefined;
   /** The list every conversation of the process uses. */
   list: string | undefined;
+  /** The list limits given (by flag or variable); the rest take the defaults of DEFAULT_LIMITS. */
+  limits: Partial<TodoLimits>;
   help: boolean;
   version: boolean;
 }
@@ -58,6 +61,31 @@ interface Spec {
   type: 'string' | 'boolean';
   help: string;
   value?: string;
+}
+
+/** The list limits as flags: `--max-tasks N` / RAIDER_MAX_TASKS sets `maxTasks`, and so on. */
+const LIMIT_FLAGS: Readonly<Record<keyof TodoLimits, { flag: string; what: string }>> = {
+  maxTasks: { flag: 'max-tasks', what: 'most tasks a list holds' },
+  maxSubjectLength: { flag: 'max-subject-length', what: 'longest subject (and todo_write content), characters' },
+  maxDescriptionLength: { flag: 'max-description-length', what: 'longest description, characters' },
+  maxActiveFormLength: { flag: 'max-active-form-length', what: 'longest activeForm, characters' },
+  maxOwnerLength: { flag: 'max-owner-length', what: 'longest owner, characters' },
+  maxMetadataSize: { flag: 'max-metadata-size', what: 'largest metadata record, characters of JSON' },
+  maxDependencies: { flag: 'max-dependencies', what: 'most ids in one addBlocks/addBlockedBy/blockedBy' },
+  maxTodoItems: { flag: 'max-todo-items', what: 'most items in one todo_write list' },
+};
+
+/** The environment twin of a flag: `max-tasks` -> RAIDER_MAX_TASKS. */
+const envOf = (flag: string) => `RAIDER_${flag.toUpperCase().replaceAll('-', '_')}`;
+
+function limitFlags(): Spec[] {
+  return Object.entries(LIMIT_FLAGS).map(([key, { flag, what }]) => ({
+    flag,
+    env: envOf(flag),
+    type: 'string' as const,
+    value: 'N',
+    help: `${what} (default ${DEFAULT_LIMITS[key as keyof TodoLimits]})`,
+  }));
 }
 
 /** Every flag, its variable and its help line. */
@@ -161,8 +189,21 @@ export const FLAGS: readonly Spec[] = [
     value: 'error|warn|info|debug',
     help: 'what goes to stderr (default info)',
   },
+  ...limitFlags(),
   { flag: 'help', env: '', type: 'boolean', help: 'print this help and exit' },
   { flag: 'version', env: '', type: 'boolean', help: 'print the version and exit' },
+];
+
+/** Flags that only mean something to the HTTP server: given without --http they are refused. */
+const HTTP_ONLY = [
+  'host',
+  'port',
+  'token',
+  'allowed-origins',
+  'allowed-hosts',
+  'max-sessions',
+  'idle-timeout',
+  'max-body',
 ];
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -250,9 +291,21 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     board: values.board === true || (values.board === undefined && bool('RAIDER_BOARD', env.RAIDER_BOARD ?? '0')),
     dataDir: raw('data-dir'),
     list: raw('list'),
+    limits: Object.fromEntries(
+      Object.entries(LIMIT_FLAGS).flatMap(([key, { flag }]) => {
+        const value = raw(flag);
+        return value === undefined ? [] : [[key, integer(name(flag), value, 1, 1_000_000_000)]];
+      }),
+    ),
     help: values.help === true,
     version: values.version === true,
   };
+  const strayHttpFlag = HTTP_ONLY.find((flag) => values[flag] !== undefined);
+  if (strayHttpFlag && !options.http) {
+    throw new OptionsError(
+      `--${strayHttpFlag}: expected --http as well (it sets the HTTP server, and without --http the server speaks stdio), received stdio`,
+    );
+  }
   if (options.board && !options.http) {
     throw new OptionsError('--board: expected --http as well (the board is a page of the HTTP server), received stdio');
   }

@@ -31,6 +31,7 @@ export async function startStdio(
     family: options.family,
     names: options.names,
     askTimeoutMs: options.askTimeoutMs,
+    limits: options.limits,
     log,
     ...(list ? { list } : {}),
   });

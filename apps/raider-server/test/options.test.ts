@@ -1,0 +1,84 @@
+// The command line read in-process: limits as flags with environment twins, stray HTTP flags.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { describe, expect, it } from 'vitest';
+import { createConversation } from '../src/conversation.js';
+import { helpText, OptionsError, readOptions } from '../src/options.js';
+import { textOf } from './helpers.js';
+
+describe('raider-server options', () => {
+  it('every list limit is a flag with an environment twin; a flag beats its variable', () => {
+    const options = readOptions(['--max-tasks', '5', '--max-subject-length', '40', '--max-metadata-size', '300'], {
+      RAIDER_MAX_TASKS: '9',
+      RAIDER_MAX_OWNER_LENGTH: '12',
+      RAIDER_MAX_TODO_ITEMS: '3',
+    });
+    expect(options.limits).toEqual({
+      maxTasks: 5,
+      maxSubjectLength: 40,
+      maxMetadataSize: 300,
+      maxOwnerLength: 12,
+      maxTodoItems: 3,
+    });
+    expect(readOptions([], {}).limits).toEqual({});
+    const help = helpText();
+    for (const flag of [
+      '--max-tasks N',
+      '--max-subject-length N',
+      '--max-description-length N',
+      '--max-active-form-length N',
+      '--max-owner-length N',
+      '--max-metadata-size N',
+      '--max-dependencies N',
+      '--max-todo-items N',
+    ]) {
+      expect(help).toContain(flag);
+    }
+    expect(help).toContain('[RAIDER_MAX_TASKS]');
+  });
+
+  it('a limit that is not a whole number of at least 1 is refused, naming the flag or variable', () => {
+    expect(() => readOptions(['--max-tasks', '0'], {})).toThrow(
+      '--max-tasks: expected a whole number from 1 to 1000000000, received "0"',
+    );
+    expect(() => readOptions([], { RAIDER_MAX_TASKS: 'lots' })).toThrow(
+      'RAIDER_MAX_TASKS: expected a whole number from 1 to 1000000000, received "lots"',
+    );
+  });
+
+  it('an HTTP flag without --http is refused, not silently ignored', () => {
+    for (const args of [
+      ['--port', '4000'],
+      ['--host', '127.0.0.2'],
+      ['--token', 'abcdefabcdefabcdef'],
+      ['--max-sessions', '3'],
+    ]) {
+      expect(() => readOptions(args, {})).toThrow(OptionsError);
+      expect(() => readOptions(args, {})).toThrow(`${args[0]}: expected --http as well`);
+    }
+    expect(readOptions(['--http', '--port', '4000'], {}).port).toBe(4000);
+  });
+
+  it('the limits reach the tools of a conversation', async () => {
+    const options = readOptions(['--max-tasks', '2'], {});
+    const conversation = createConversation({
+      family: 'tasks',
+      names: 'raider',
+      askTimeoutMs: 1000,
+      limits: options.limits,
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await conversation.server.connect(serverSide);
+    const client = new Client({ name: 'limits', version: '1.0.0' });
+    await client.connect(clientSide);
+    for (const subject of ['A', 'B']) {
+      await client.callTool({ name: 'task_create', arguments: { subject, description: '' } });
+    }
+    const third = await client.callTool({ name: 'task_create', arguments: { subject: 'C', description: '' } });
+    expect(third.isError).toBe(true);
+    expect(textOf(third)).toContain('(maxTasks 2)');
+    await client.close();
+    await conversation.close('done');
+  });
+});
