@@ -13,3 +13,16 @@ export function mergeMetadata(
   }
   return Object.keys(merged).length ? merged : undefined;
 }
+
+/**
+ * Metadata as a create call gives it, copied key by key (shallow): null values and an empty record
+ * are kept, as rpiv-todo's create and Claude Code's TaskCreate store them. Keys are defined as own
+ * properties, so "__proto__" stays a key.
+ */
+export function copyMetadata(given: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(given)) {
+    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}

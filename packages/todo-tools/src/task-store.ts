@@ -3,7 +3,7 @@
  * the same whatever the size of the list. `blocks` and `blockedBy` are kept as mirrored sets, so
  * a delete touches only the task's neighbours.
  */
-import { mergeMetadata } from './metadata.js';
+import { copyMetadata, mergeMetadata } from './metadata.js';
 import type { TaskItem, TodoStatus } from './types.js';
 
 /** A task as stored. */
@@ -114,8 +114,8 @@ export class TaskStore {
       blockedBy: new Set(),
     };
     if (fields.activeForm !== undefined) task.activeForm = fields.activeForm;
-    const metadata = fields.metadata && mergeMetadata(undefined, fields.metadata);
-    if (metadata) task.metadata = metadata;
+    // Stored as given (null values and an empty record included), as Claude Code's TaskCreate does.
+    if (fields.metadata !== undefined) task.metadata = copyMetadata(fields.metadata);
     return task;
   }
 

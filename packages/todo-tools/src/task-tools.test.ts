@@ -40,6 +40,16 @@ describe('task_create', () => {
     ]);
   });
 
+  it('stores metadata as given, as Claude Code does: null values and an empty record kept', async () => {
+    const todos = new TodoTools();
+    await todos.createTask({ subject: 'a', description: '', metadata: { keep: null, n: 1 } });
+    await todos.createTask({ subject: 'b', description: '', metadata: {} });
+    expect(todos.tasks().map((t) => t.metadata)).toEqual([{ keep: null, n: 1 }, {}]);
+    // An update merges: null removes a key; an emptied record goes.
+    await todos.updateTask({ taskId: '1', metadata: { keep: null, n: null } });
+    expect(todos.tasks()[0]).not.toHaveProperty('metadata');
+  });
+
   it('keeps activeForm and metadata when given', async () => {
     const todos = new TodoTools();
     await todos.createTask({ subject: 'Deploy', description: 'd', activeForm: 'Deploying', metadata: { prio: 1 } });

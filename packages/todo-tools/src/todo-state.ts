@@ -7,7 +7,7 @@
  * vector: a snapshot captures the vector in constant time and builds its array only when read, so
  * the whole-list `details` every result carries costs nothing until someone looks at it.
  */
-import { mergeMetadata } from './metadata.js';
+import { copyMetadata, mergeMetadata } from './metadata.js';
 import { PersistentVector } from './persistent-vector.js';
 import type { TodoParams } from './todo-params.js';
 import {
@@ -44,14 +44,18 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** A task with every optional field set only when it has a value, frozen. */
+/**
+ * A task with every optional field it was given (an empty text or record included: rpiv-todo keeps
+ * `description: ""` set by an update, and `metadata: {}` given to create), frozen. An empty
+ * blockedBy is left out, as rpiv-todo does.
+ */
 function freezeTask(task: TodoTask): TodoTask {
   const out: TodoTask = { id: task.id, subject: task.subject, status: task.status };
-  if (task.description) out.description = task.description;
-  if (task.activeForm) out.activeForm = task.activeForm;
+  if (task.description !== undefined) out.description = task.description;
+  if (task.activeForm !== undefined) out.activeForm = task.activeForm;
   if (task.blockedBy?.length) out.blockedBy = Object.freeze([...task.blockedBy]) as number[];
-  if (task.owner) out.owner = task.owner;
-  if (task.metadata && Object.keys(task.metadata).length) out.metadata = deepFreeze(structuredClone(task.metadata));
+  if (task.owner !== undefined) out.owner = task.owner;
+  if (task.metadata !== undefined) out.metadata = deepFreeze(structuredClone(task.metadata));
   return Object.freeze(out);
 }
 
@@ -176,8 +180,8 @@ export class TodoState {
     if (p.activeForm) fields.activeForm = p.activeForm;
     if (p.blockedBy?.length) fields.blockedBy = p.blockedBy;
     if (p.owner) fields.owner = p.owner;
-    const metadata = p.metadata && mergeMetadata(undefined, p.metadata);
-    if (metadata) fields.metadata = metadata;
+    // Metadata as given (null values, an empty record), as rpiv-todo's create keeps it.
+    if (p.metadata !== undefined) fields.metadata = copyMetadata(p.metadata);
     const task = freezeTask(fields);
     this.put(task);
     this.nextId += 1;
@@ -234,7 +238,12 @@ export class TodoState {
     if (p.description !== undefined) next.description = p.description;
     if (p.activeForm !== undefined) next.activeForm = p.activeForm;
     if (p.owner !== undefined) next.owner = p.owner;
-    if (p.metadata !== undefined) next.metadata = mergeMetadata(current.metadata, p.metadata);
+    if (p.metadata !== undefined) {
+      // Merged key by key; an emptied record goes (rpiv-todo's update).
+      const merged = mergeMetadata(current.metadata, p.metadata);
+      if (merged) next.metadata = merged;
+      else delete next.metadata;
+    }
     const task = freezeTask(next);
     if (!changedTask(current, task)) return { text: noChangeText(current.id, current.status), changed: false };
     this.put(task, current);
