@@ -2,6 +2,7 @@ export type { TodoLimits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';
 export type { ListStore, TaskListState, TodoFamilyState, TodoWriteState, Transaction } from './store.js';
 export { memoryStore } from './store.js';
+export type { TodoGuidance } from './todo-guidance.js';
 export { TODO_GUIDANCE } from './todo-guidance.js';
 export { replay } from './todo-replay.js';
 export type { TodoToolOptions } from './todo-tool.js';

@@ -3,31 +3,21 @@
  * sees in tools/list, what the SDK checks a call against, and what the direct API checks, so
  * both paths reject the same inputs with the same messages. Unknown keys are rejected, as
  * Claude Code does. Each message says what was expected and what was received; the path of the
- * field is added after it (`... at todos.1.status`), as the SDK does.
+ * field goes before it (`todos.1.status: expected one of …`).
  */
 import { z } from 'zod';
 import type { TodoLimits } from './limits.js';
+import { received } from './received.js';
+import { jsonRecord } from './tool-input.js';
 
-/** A short description of a received value for an error message: its JSON when short, else its kind. */
-export function received(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value);
-  } catch {
-    json = undefined;
-  }
-  if (json !== undefined && json.length <= 60) return json;
-  if (Array.isArray(value)) return `an array of ${value.length} items`;
-  if (typeof value === 'string') return `a string of ${value.length} characters`;
-  return value === null ? 'null' : `a value of type ${typeof value}`;
-}
-
-/** The issues of a failed parse as the SDK words them: `message at path`, one a line. */
+/**
+ * The issues of a failed parse in one line, each as `field: message` (`metadata: expected an
+ * object of keys and values, received []`), joined by `; `.
+ */
 export function formatIssues(error: z.ZodError): string {
   return error.issues
-    .map((issue) => (issue.path.length ? `${issue.message} at ${issue.path.join('.')}` : issue.message))
-    .join('\n');
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
 }
 
 /** A string with a length limit; a blank one (empty or white space only) is rejected unless `blank`. */
@@ -44,9 +34,7 @@ function text(max: number, { blank }: { blank: boolean }) {
 }
 
 function record() {
-  return z.record(z.string(), z.unknown(), {
-    error: (issue) => `expected an object of keys and values, received ${received(issue.input)}`,
-  });
+  return jsonRecord((issue) => `expected an object of keys and values, received ${received(issue.input)}`);
 }
 
 // Ids are Claude Code's decimal strings; any other string is simply not found, as in Claude Code.
@@ -100,9 +88,11 @@ export function taskSchemas(limits: TodoLimits) {
   const update = z.strictObject(
     {
       taskId: taskId().describe('Id of the task to update.'),
-      subject: text(limits.maxSubjectLength, { blank: false }).optional(),
-      description: text(limits.maxDescriptionLength, { blank: true }).optional(),
-      activeForm: text(limits.maxActiveFormLength, { blank: false }).optional(),
+      subject: text(limits.maxSubjectLength, { blank: false }).optional().describe('New brief imperative title.'),
+      description: text(limits.maxDescriptionLength, { blank: true }).optional().describe('New description.'),
+      activeForm: text(limits.maxActiveFormLength, { blank: false })
+        .optional()
+        .describe('New present-continuous form shown while in progress.'),
       status: status(UPDATE_STATUSES).optional().describe('deleted removes the task.'),
       addBlocks: idList(limits.maxDependencies).optional().describe('Ids of tasks that wait for this one.'),
       addBlockedBy: idList(limits.maxDependencies).optional().describe('Ids of tasks this one waits for.'),
@@ -127,7 +117,7 @@ export function todoItemSchema(limits: TodoLimits) {
   return z.strictObject(
     {
       content: text(limits.maxSubjectLength, { blank: false }).describe('What to do, imperative.'),
-      status: status(TASK_STATUSES),
+      status: status(TASK_STATUSES).describe('pending, in_progress (at most one item) or completed.'),
       activeForm: text(limits.maxActiveFormLength, { blank: false })
         .optional()
         .describe('Present continuous form; defaults to content.'),

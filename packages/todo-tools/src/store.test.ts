@@ -73,7 +73,7 @@ describe('the task tools with a store', () => {
     ] as const) {
       const result = await c.callTool({ name, arguments: args });
       expect(result.isError).toBe(true);
-      expect(text(result)).toBe('The task list could not be read or saved: /data/x.json: not valid JSON');
+      expect(text(result)).toBe('Error: the task list could not be read or saved: /data/x.json: not valid JSON');
     }
     expect(onUpdate).not.toHaveBeenCalled();
   });
@@ -83,7 +83,9 @@ describe('the task tools with a store', () => {
     const c = await client(new TodoTools({ taskStore: store }).taskServer);
     const result = await c.callTool({ name: 'task_create', arguments: { subject: 'A', description: '' } });
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/^The task list could not be read or saved: the stored list: expected a task list/);
+    expect(text(result)).toMatch(
+      /^Error: the task list could not be read or saved: the stored list: expected a task list/,
+    );
     expect(await store.load()).toEqual({ tasks: [{ id: 'x' }], nextId: 2 });
   });
 
@@ -94,7 +96,7 @@ describe('the task tools with a store', () => {
     expect(await store.load()).toEqual({ todos: [{ content: 'A', status: 'pending', activeForm: 'A' }] });
     const failing = await client(new TodoTools({ todoWriteStore: brokenStore('disk full') }).server);
     const result = await failing.callTool({ name: 'todo_write', arguments: { todos: [] } });
-    expect(text(result)).toBe('The todo list could not be read or saved: disk full');
+    expect(text(result)).toBe('Error: the todo list could not be read or saved: disk full');
   });
 });
 

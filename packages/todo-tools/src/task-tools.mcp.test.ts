@@ -101,12 +101,20 @@ describe('the task tools over MCP', () => {
     await client.callTool({ name: 'task_create', arguments: { subject: 'A', description: '' } });
     const before = todos.tasks();
     const cases: [string, Record<string, unknown>, string][] = [
-      ['task_create', { subject: 'B', description: '', priority: 1 }, 'unknown argument "priority"'],
-      ['task_update', { taskId: '1', status: 'done' }, 'received "done" at status'],
-      ['task_update', { taskId: 1 }, 'expected a task id such as "1", received 1 at taskId'],
-      ['task_update', { taskId: '1', addBlocks: ['5'] }, 'addBlocks: expected ids of existing tasks, received "5"'],
-      ['task_get', {}, 'expected a task id such as "1", received nothing at taskId'],
-      ['task_list', { all: true }, 'unknown argument "all"'],
+      ['task_create', { subject: 'B', description: '', priority: 1 }, 'Error: unknown argument "priority"'],
+      [
+        'task_update',
+        { taskId: '1', status: 'done' },
+        'Error: status: expected one of pending, in_progress, completed, deleted, received "done"',
+      ],
+      ['task_update', { taskId: 1 }, 'Error: taskId: expected a task id such as "1", received 1'],
+      [
+        'task_update',
+        { taskId: '1', addBlocks: ['5'] },
+        'Error: addBlocks: expected ids of existing tasks, received "5"',
+      ],
+      ['task_get', {}, 'Error: taskId: expected a task id such as "1", received nothing'],
+      ['task_list', { all: true }, 'Error: unknown argument "all"'],
     ];
     for (const [name, args, message] of cases) {
       const result = await client.callTool({ name, arguments: args });

@@ -60,20 +60,20 @@ describe('task_create', () => {
     const todos = new TodoTools();
     const cases: [unknown, string][] = [
       [{ subject: 'a', description: 'b', owner: 'x' }, 'unknown argument "owner"'],
-      [{ description: 'b' }, 'expected a string, received nothing at subject'],
-      [{ subject: '  ', description: 'b' }, 'expected a non-empty text, received "  " at subject'],
-      [{ subject: 'a' }, 'expected a string, received nothing at description'],
-      [{ subject: 7, description: 'b' }, 'expected a string, received 7 at subject'],
+      [{ description: 'b' }, 'subject: expected a string, received nothing'],
+      [{ subject: '  ', description: 'b' }, 'subject: expected a non-empty text, received "  "'],
+      [{ subject: 'a' }, 'description: expected a string, received nothing'],
+      [{ subject: 7, description: 'b' }, 'subject: expected a string, received 7'],
       [
         { subject: 'a', description: 'b', metadata: [] },
-        'expected an object of keys and values, received [] at metadata',
+        'metadata: expected an object of keys and values, received []',
       ],
       ['subject', 'expected an object of arguments, received "subject"'],
     ];
     for (const [args, message] of cases) {
       const answer = await todos.createTask(args);
       expect(answer.isError).toBe(true);
-      expect(answer.text).toBe(`Input validation error: Invalid arguments for tool task_create: ${message}`);
+      expect(answer.text).toBe(`Error: ${message}`);
     }
     expect(todos.tasks()).toEqual([]);
     expect((await todos.createTask({ subject: 'a', description: 'b' })).text).toBe('Task #1 created successfully: a');
@@ -82,17 +82,17 @@ describe('task_create', () => {
   it('enforces the limits with errors that name the limit and what was received', async () => {
     const todos = new TodoTools({ limits: { maxTasks: 2, maxSubjectLength: 10, maxMetadataSize: 20 } });
     expect((await todos.createTask({ subject: 'x'.repeat(11), description: '' })).text).toContain(
-      'expected at most 10 characters, received 11 characters at subject',
+      'Error: subject: expected at most 10 characters, received 11 characters',
     );
     expect(await todos.createTask({ subject: 'a', description: '', metadata: { k: 'x'.repeat(30) } })).toEqual({
-      text: 'metadata: expected at most 20 characters as JSON, received 38 characters',
+      text: 'Error: metadata: expected at most 20 characters as JSON, received 38 characters',
       isError: true,
     });
     await todos.createTask({ subject: 'a', description: '' });
     await todos.createTask({ subject: 'b', description: '' });
     const third = await todos.createTask({ subject: 'c', description: '' });
     expect(third).toEqual({
-      text: 'task_create: the list already holds 2 tasks, the most it takes (maxTasks 2); complete and delete tasks first',
+      text: 'Error: the list already holds 2 tasks, the most it takes (maxTasks 2); complete and delete tasks first',
       isError: true,
     });
     expect(todos.tasks().map((t) => t.id)).toEqual(['1', '2']);
@@ -171,11 +171,11 @@ describe('task_update', () => {
     const todos = await withTasks(['A', 'B']);
     const before = todos.tasks();
     expect(await todos.updateTask({ taskId: '1', subject: 'X', addBlocks: ['2', '9'] })).toEqual({
-      text: 'addBlocks: expected ids of existing tasks, received "9" (there is no task #9)',
+      text: 'Error: addBlocks: expected ids of existing tasks, received "9" (there is no task #9)',
       isError: true,
     });
     expect(await todos.updateTask({ taskId: '1', addBlockedBy: ['1'] })).toEqual({
-      text: 'addBlockedBy: a task cannot depend on itself; expected ids of other tasks, received "1" on task #1',
+      text: 'Error: addBlockedBy: a task cannot depend on itself; expected ids of other tasks, received "1" on task #1',
       isError: true,
     });
     expect(todos.tasks()).toEqual(before);
@@ -211,11 +211,11 @@ describe('task_update', () => {
     const todos = await withTasks(['A']);
     const answer = await todos.updateTask({ taskId: '1', status: 'done' });
     expect(answer).toEqual({
-      text: 'Input validation error: Invalid arguments for tool task_update: expected one of pending, in_progress, completed, deleted, received "done" at status',
+      text: 'Error: status: expected one of pending, in_progress, completed, deleted, received "done"',
       isError: true,
     });
     expect((await todos.updateTask({ taskId: 1 })).text).toBe(
-      'Input validation error: Invalid arguments for tool task_update: expected a task id such as "1", received 1 at taskId',
+      'Error: taskId: expected a task id such as "1", received 1',
     );
     expect((await todos.updateTask({ taskId: '1', subject: '' })).text).toContain('expected a non-empty text');
   });

@@ -3,7 +3,7 @@
  * takes, and limits. Everything here runs before any change, so a rejected call changes nothing.
  */
 import type { TodoLimits } from './limits.js';
-import { neutralise } from './todo-text.js';
+import { received } from './received.js';
 import type { TodoAction, TodoTaskStatus } from './todo-types.js';
 
 /** The actions, in the seed's order. */
@@ -54,14 +54,6 @@ export interface ParamsError {
   action: string;
 }
 
-function shown(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return neutralise(JSON.stringify(value));
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
-  if (Array.isArray(value)) return value.length <= 5 ? neutralise(JSON.stringify(value) ?? 'an array') : 'an array';
-  return `a value of type ${typeof value}`;
-}
-
 /**
  * An id as models send it: an integer, or a string spelling one (`"2"`, `" 7 "`). Anything else
  * ("two", 1.5, true) is not an id.
@@ -83,17 +75,17 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /** Reads the parameters of one call, or says what is wrong with them. */
 export function readParams(raw: unknown, limits: TodoLimits): TodoParams | ParamsError {
   if (!isRecord(raw)) {
-    return { error: `expected an object of parameters with an action, received ${shown(raw)}`, action: '' };
+    return { error: `expected an object of parameters with an action, received ${received(raw)}`, action: '' };
   }
   const sentAction = typeof raw.action === 'string' ? raw.action : '';
   const fail = (error: string): ParamsError => ({ error, action: sentAction });
   for (const key of Object.keys(raw)) {
     if (!ALL_PARAMS.has(key)) {
-      return fail(`unknown parameter ${shown(key)}; expected some of ${[...ALL_PARAMS].join(', ')}`);
+      return fail(`unknown parameter ${received(key)}; expected some of ${[...ALL_PARAMS].join(', ')}`);
     }
   }
   if (!TODO_ACTIONS.includes(raw.action as TodoAction)) {
-    return fail(`action: expected one of ${TODO_ACTIONS.join(', ')}, received ${shown(raw.action)}`);
+    return fail(`action: expected one of ${TODO_ACTIONS.join(', ')}, received ${received(raw.action)}`);
   }
   const action = raw.action as TodoAction;
   const params: TodoParams = { action };
@@ -114,7 +106,7 @@ function readField(params: TodoParams, key: string, value: unknown, limits: Todo
   switch (key) {
     case 'id': {
       const id = readId(value);
-      if (id === undefined) return `id: expected an integer id such as 3, received ${shown(value)}`;
+      if (id === undefined) return `id: expected an integer id such as 3, received ${received(value)}`;
       params.id = id;
       return undefined;
     }
@@ -127,7 +119,7 @@ function readField(params: TodoParams, key: string, value: unknown, limits: Todo
     case 'owner':
       return readText(params, key, value, limits.maxOwnerLength);
     case 'metadata': {
-      if (!isRecord(value)) return `metadata: expected an object of keys and values, received ${shown(value)}`;
+      if (!isRecord(value)) return `metadata: expected an object of keys and values, received ${received(value)}`;
       const size = JSON.stringify(value).length;
       if (size > limits.maxMetadataSize) {
         return `metadata: expected at most ${limits.maxMetadataSize} characters as JSON, received ${size} characters`;
@@ -137,33 +129,34 @@ function readField(params: TodoParams, key: string, value: unknown, limits: Todo
     }
     case 'status':
       if (!TODO_STATUSES.includes(value as TodoTaskStatus)) {
-        return `status: expected one of ${TODO_STATUSES.join(', ')}, received ${shown(value)}`;
+        return `status: expected one of ${TODO_STATUSES.join(', ')}, received ${received(value)}`;
       }
       params.status = value as TodoTaskStatus;
       return undefined;
     case 'includeDeleted':
-      if (typeof value !== 'boolean') return `includeDeleted: expected true or false, received ${shown(value)}`;
+      if (typeof value !== 'boolean') return `includeDeleted: expected true or false, received ${received(value)}`;
       params.includeDeleted = value;
       return undefined;
     case 'blockedBy':
     case 'addBlockedBy':
     case 'removeBlockedBy': {
       if (!Array.isArray(value))
-        return `${key}: expected an array of integer ids such as [1, 2], received ${shown(value)}`;
+        return `${key}: expected an array of integer ids such as [1, 2], received ${received(value)}`;
       if (value.length > limits.maxDependencies) {
         return `${key}: expected at most ${limits.maxDependencies} ids, received ${value.length}`;
       }
       const ids: number[] = [];
       for (const item of value) {
         const id = readId(item);
-        if (id === undefined) return `${key}: expected integer ids such as [1, 2], received ${shown(item)} in the list`;
+        if (id === undefined)
+          return `${key}: expected integer ids such as [1, 2], received ${received(item)} in the list`;
         if (!ids.includes(id)) ids.push(id);
       }
       params[key] = ids;
       return undefined;
     }
     default:
-      return `unknown parameter ${shown(key)}`;
+      return `unknown parameter ${received(key)}`;
   }
 }
 
@@ -173,7 +166,7 @@ function readText(
   value: unknown,
   max: number,
 ): string | undefined {
-  if (typeof value !== 'string') return `${key}: expected a string, received ${shown(value)}`;
+  if (typeof value !== 'string') return `${key}: expected a string, received ${received(value)}`;
   if (value.length > max) return `${key}: expected at most ${max} characters, received ${value.length} characters`;
   params[key] = value;
   return undefined;

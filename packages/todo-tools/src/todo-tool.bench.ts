@@ -45,3 +45,26 @@ for (const size of [100, 1_000, 10_000, 100_000]) {
     });
   });
 }
+
+// What a client pays: every result carries the whole list in `details`, and over MCP that list is
+// read, checked against the output schema and serialised. `call() + JSON` is the floor an MCP
+// result cannot go below (the result built and its details serialised once); `over MCP` is a
+// real McpServer and Client over InMemoryTransport.
+for (const size of [100, 1_000, 10_000]) {
+  describe(`${size} tasks: get, as a client receives it`, async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const todo = toolOf(size);
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'bench', version: '1.0.0' });
+    await Promise.all([todo.server.connect(serverSide), client.connect(clientSide)]);
+    const middle = Math.floor(size / 2);
+
+    bench('call() + JSON of details', () => {
+      JSON.stringify(todo.call({ action: 'get', id: middle }).details);
+    });
+    bench('over MCP', async () => {
+      await client.callTool({ name: 'todo', arguments: { action: 'get', id: middle } });
+    });
+  });
+}

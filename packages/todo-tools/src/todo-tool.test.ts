@@ -1,7 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { replay, TODO_GUIDANCE, type TodoDetails, type TodoTaskStatus, TodoTool } from './index.js';
+import {
+  memoryStore,
+  replay,
+  TODO_GUIDANCE,
+  type TodoDetails,
+  type TodoSnapshot,
+  type TodoTaskStatus,
+  TodoTool,
+} from './index.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -335,11 +343,68 @@ describe('todo: the envelope', () => {
     expect(client.getInstructions()).toBe(TODO_GUIDANCE);
   });
 
-  it('a schema-level rejection through MCP is an error result', async () => {
-    const { client } = await mcpTodo();
-    const result = await client.callTool({ name: 'todo', arguments: { action: 'create', subject: 5 } });
-    expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0]?.text).toContain('expected a string, received 5 at subject');
+  it('a snapshot over the limits is taken whole by restore, replay, a store and the tools; it cannot grow', async () => {
+    const limits = { maxTasks: 2, maxSubjectLength: 5 };
+    const big = {
+      tasks: [1, 2, 3].map((id) => ({ id, subject: `A long subject ${id}`, status: 'pending' as const })),
+      nextId: 4,
+    };
+    expect(replay([big])).toEqual(big);
+    const restored = new TodoTool({ limits });
+    restored.restore(big);
+    const started = new TodoTool({ limits, snapshot: big });
+    const stored = new TodoTool({ limits, store: memoryStore<TodoSnapshot>(big) });
+    for (const tool of [restored, started]) {
+      expect(tool.snapshot()).toEqual(big);
+      expect(tool.call({ action: 'get', id: 3 }).details.error).toBeUndefined();
+      expect(tool.call({ action: 'update', id: 3, status: 'in_progress' }).content[0]?.text).toBe(
+        'Updated #3 (pending → in_progress)',
+      );
+      expect(tool.call({ action: 'create', subject: 'New' }).details.error).toMatch(/^the list already holds 3 tasks/);
+    }
+    expect((await stored.callAsync({ action: 'create', subject: 'New' })).details.error).toMatch(
+      /^the list already holds 3 tasks/,
+    );
+    expect((await stored.callAsync({ action: 'get', id: 1 })).details.error).toBeUndefined();
+  });
+
+  it('guidance replaces the prompt snippet and guidelines of the instructions, each part alone too', async () => {
+    const guided = new TodoTool({
+      guidance: { promptSnippet: 'Track work.', promptGuidelines: ['One step each.', 'Finish.'] },
+    });
+    const { client } = await mcpTodo(guided);
+    expect(client.getInstructions()).toBe('Track work.\n- One step each.\n- Finish.');
+    const snippetOnly = new TodoTool({ guidance: { promptSnippet: 'Only this line.' } });
+    expect(snippetOnly.instructions.split('\n')[0]).toBe('Only this line.');
+    expect(snippetOnly.instructions.split('\n').slice(1)).toEqual(TODO_GUIDANCE.split('\n').slice(1));
+    expect(new TodoTool().instructions).toBe(TODO_GUIDANCE);
+    expect(() => new TodoTool({ guidance: { promptGuidelines: 'one' as never } })).toThrow(TypeError);
+  });
+
+  it('MCP and call() answer every input alike, wrong types and null included, in the envelope', async () => {
+    const { call } = await mcpTodo();
+    const mirror = new TodoTool();
+    const inputs: Record<string, unknown>[] = [
+      { action: 'create', subject: 5 },
+      { action: 'create', subject: 'A', owner: null, description: null },
+      { action: 'get', id: 'two' },
+      { action: 'get', id: null },
+      { action: 'update', id: 1, status: 'done' },
+      { action: 'update', id: 1, metadata: [] },
+      { action: 'create', subject: 'B', bogus: 1 },
+      { action: 7 },
+      {},
+    ];
+    for (const args of inputs) {
+      const direct = mirror.call(args);
+      const viaMcp = await call(args);
+      expect(viaMcp.text, JSON.stringify(args)).toBe(direct.content[0]?.text);
+      expect(viaMcp.details).toEqual(JSON.parse(JSON.stringify(direct.details)));
+      expect(viaMcp.isError).toBe(direct.details.error !== undefined);
+    }
+    const typed = mirror.call({ action: 'create', subject: 5 });
+    expect(typed.content[0]?.text).toBe('Error: subject: expected a string, received 5');
+    expect(typed.details.error).toBe('subject: expected a string, received 5');
   });
 
   it('onUpdate gets the snapshot after changes only', () => {

@@ -7,15 +7,16 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
-import { received } from './schemas.js';
+import { received } from './received.js';
 import { serial } from './serial.js';
 import type { ListStore } from './store.js';
-import { TODO_GUIDANCE } from './todo-guidance.js';
+import { guidanceText, type TodoGuidance } from './todo-guidance.js';
 import { readParams, TODO_ACTIONS, TODO_STATUSES } from './todo-params.js';
 import { readSnapshot } from './todo-replay.js';
 import { type Outcome, TodoState } from './todo-state.js';
 import { errorText } from './todo-text.js';
 import type { TodoDetails, TodoResult, TodoSnapshot } from './todo-types.js';
+import { advertised, jsonRecord } from './tool-input.js';
 import { VERSION } from './version.js';
 
 /** Options of {@link TodoTool}. */
@@ -32,6 +33,11 @@ export interface TodoToolOptions {
    * share one list. `call` stays in memory.
    */
   store?: ListStore<TodoSnapshot>;
+  /**
+   * Replaces the prompt snippet and/or the guidelines of `server`'s instructions (rpiv-todo's
+   * `guidance` config); a part left out keeps TODO_GUIDANCE's.
+   */
+  guidance?: TodoGuidance;
 }
 
 const idError = (issue: { input?: unknown }) => `expected an integer id such as 3, received ${received(issue.input)}`;
@@ -42,7 +48,11 @@ const ids = () =>
   });
 const str = () => z.string({ error: (issue) => `expected a string, received ${received(issue.input)}` });
 
-/** The MCP input schema: types only; `call` checks the rest and answers in the seed's envelope. */
+/**
+ * The parameters as clients see them in tools/list. Only advertised: the SDK lets any object
+ * through, and `call` reads the parameters itself, so MCP and `call()` answer every input alike,
+ * in the seed's envelope.
+ */
 const INPUT = z.strictObject(
   {
     action: z
@@ -55,12 +65,7 @@ const INPUT = z.strictObject(
     description: str().optional().describe('create, update: long-form detail.'),
     activeForm: str().optional().describe('create, update: present-continuous label shown while in_progress.'),
     owner: str().optional().describe('create, update: agent or person assigned.'),
-    metadata: z
-      .record(z.string(), z.unknown(), {
-        error: (issue) => `expected an object of keys and values, received ${received(issue.input)}`,
-      })
-      .optional()
-      .describe('create, update: key/value data; on update merged, null deletes a key.'),
+    metadata: jsonRecord().optional().describe('create, update: key/value data; on update merged, null deletes a key.'),
     addBlockedBy: ids().optional().describe('update: ids to add to blockedBy.'),
     removeBlockedBy: ids().optional().describe('update: ids to remove from blockedBy.'),
     id: id().optional().describe('update, get, delete: the task id (an integer).'),
@@ -88,13 +93,13 @@ const TASK = z.object({
   status: z.enum(TODO_STATUSES as [string, ...string[]]),
   blockedBy: z.array(z.number()).optional(),
   owner: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: jsonRecord().optional(),
 });
 
 /** The MCP output schema: the seed's `details`. */
 const OUTPUT = {
   action: z.string(),
-  params: z.record(z.string(), z.unknown()),
+  params: jsonRecord(),
   tasks: z.array(TASK),
   nextId: z.number(),
   error: z.string().optional(),
@@ -112,12 +117,15 @@ export class TodoTool {
   private readonly state = new TodoState();
   private readonly onUpdate: TodoToolOptions['onUpdate'];
   private readonly store: ListStore<TodoSnapshot> | undefined;
+  /** The instructions `server` carries: TODO_GUIDANCE, or the guidance given. */
+  readonly instructions: string;
   /** Runs stored calls one after another, so two of them never interleave in this object. */
   private readonly queue = serial();
   private built: McpServer | undefined;
 
-  /** @throws TypeError when `options.snapshot` does not validate. */
+  /** @throws TypeError when `options.snapshot` does not validate, or `options.guidance` is not text. */
   constructor(options: TodoToolOptions = {}) {
+    this.instructions = guidanceText(options.guidance);
     this.onUpdate = options.onUpdate;
     this.store = options.store;
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
@@ -228,7 +236,7 @@ export class TodoTool {
         title: 'Todo list',
         description:
           'Plan and track multi-step work: action create, update, list, get, delete (tombstone) or clear. Ids are integers; keep one task in_progress.',
-        inputSchema: INPUT,
+        inputSchema: advertised(INPUT),
         outputSchema: OUTPUT,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       },
@@ -244,10 +252,10 @@ export class TodoTool {
     );
   }
 
-  /** An McpServer with the tool `todo` and TODO_GUIDANCE as its instructions, built once. */
+  /** An McpServer with the tool `todo` and `instructions` (TODO_GUIDANCE unless replaced), built once. */
   get server(): McpServer {
     if (!this.built) {
-      this.built = new McpServer({ name: 'raider-todo', version: VERSION }, { instructions: TODO_GUIDANCE });
+      this.built = new McpServer({ name: 'raider-todo', version: VERSION }, { instructions: this.instructions });
       this.register(this.built);
     }
     return this.built;

@@ -6,12 +6,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
+import { received } from './received.js';
 import { formatIssues, taskSchemas, todoItemSchema, todoWriteSchema } from './schemas.js';
 import { serial } from './serial.js';
 import type { ListStore, TaskListState, TodoWriteState } from './store.js';
 import { type StoredTask, TaskStore, toItem, type UpdateArgs } from './task-store.js';
 import { getText, isInternal, listLine } from './task-text.js';
 import { checkTodos, renderTodos } from './todo-write.js';
+import { advertised, jsonRecord } from './tool-input.js';
 import type { TaskEvent, TaskItem, TodoItem, ToolAnswer } from './types.js';
 import { VERSION } from './version.js';
 
@@ -49,9 +51,16 @@ interface Answer extends ToolAnswer {
   changed?: boolean;
 }
 
-/** The text of an error result for a store that failed: its own message says what and where. */
-function storeProblem(error: unknown): string {
-  return `The task list could not be read or saved: ${error instanceof Error ? error.message : String(error)}`;
+/** An error answer: every rejection the tools give reads `Error: <what was wrong>`. */
+function rejected(message: string): Answer {
+  return { text: `Error: ${message}`, isError: true };
+}
+
+/** The error answer for a store that failed: its own message says what and where. */
+function storeProblem(list: 'task' | 'todo', error: unknown): Answer {
+  return rejected(
+    `the ${list} list could not be read or saved: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 const taskItemSchema = z.object({
@@ -63,7 +72,7 @@ const taskItemSchema = z.object({
   blocks: z.array(z.string()),
   blockedBy: z.array(z.string()),
   owner: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: jsonRecord().optional(),
 });
 
 const todoSchema = z.object({
@@ -90,6 +99,11 @@ const OUTPUT = {
 };
 
 const CLOSED_WORLD = { openWorldHint: false } as const;
+
+/** The error answer for arguments that failed their schema: `Error: field: expected …, received …`. */
+function invalid(error: z.ZodError): Answer {
+  return rejected(formatIssues(error));
+}
 
 function toResult(answer: Answer): CallToolResult {
   const content = [{ type: 'text' as const, text: answer.text }];
@@ -159,11 +173,11 @@ export class TodoTools {
       {
         title: 'Create task',
         description: 'Add a task to the task list (starts pending). Use for multi-step work; one task per step.',
-        inputSchema: this.schemas.create,
+        inputSchema: advertised(this.schemas.create),
         outputSchema: OUTPUT.create,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
       },
-      async (args) => toResult(await this.create(args)),
+      async (args) => toResult(await this.createFrom(args)),
     );
     server.registerTool(
       'task_update',
@@ -171,33 +185,41 @@ export class TodoTools {
         title: 'Update task',
         description:
           'Change a task by id: status (in_progress when you start, completed when done, deleted removes it), fields, owner, metadata (merged; null removes a key), dependencies.',
-        inputSchema: this.schemas.update,
+        inputSchema: advertised(this.schemas.update),
         outputSchema: OUTPUT.update,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, ...CLOSED_WORLD },
       },
-      async (args) => toResult(await this.update(args)),
+      async (args) => toResult(await this.updateFrom(args)),
     );
     server.registerTool(
       'task_list',
       {
         title: 'List tasks',
         description: 'List all tasks: id, status, subject, owner and unfinished blockers.',
-        inputSchema: this.schemas.list,
+        inputSchema: advertised(this.schemas.list),
         outputSchema: OUTPUT.list,
         annotations: { readOnlyHint: true, ...CLOSED_WORLD },
       },
-      async () => toResult(await this.read(() => this.list())),
+      async (args) => {
+        const parsed = this.schemas.list.safeParse(args);
+        if (!parsed.success) return toResult(invalid(parsed.error));
+        return toResult(await this.read(() => this.list()));
+      },
     );
     server.registerTool(
       'task_get',
       {
         title: 'Get task',
         description: 'Show one task in full by id.',
-        inputSchema: this.schemas.get,
+        inputSchema: advertised(this.schemas.get),
         outputSchema: OUTPUT.get,
         annotations: { readOnlyHint: true, ...CLOSED_WORLD },
       },
-      async (args) => toResult(await this.read(() => this.get(args.taskId))),
+      async (args) => {
+        const parsed = this.schemas.get.safeParse(args);
+        if (!parsed.success) return toResult(invalid(parsed.error));
+        return toResult(await this.read(() => this.get(parsed.data.taskId)));
+      },
     );
   }
 
@@ -209,11 +231,11 @@ export class TodoTools {
         title: 'Write todo list',
         description:
           'Replace the todo list: send the whole list every time. At most one item in_progress; mark items completed as soon as they are done.',
-        inputSchema: this.writeSchema,
+        inputSchema: advertised(this.writeSchema),
         outputSchema: OUTPUT.todoWrite,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, ...CLOSED_WORLD },
       },
-      async (args) => toResult(await this.write(args.todos)),
+      async (args) => toResult(await this.writeFrom(args)),
     );
   }
 
@@ -298,7 +320,7 @@ export class TodoTools {
             .load()
             .then((saved) => this.loadState(saved))
             .catch(() => {});
-          return { text: storeProblem(error), isError: true };
+          return storeProblem('task', error);
         }
       }
       if (answer.changed) this.changed();
@@ -314,7 +336,7 @@ export class TodoTools {
       try {
         this.loadState(await store.load());
       } catch (error) {
-        return { text: storeProblem(error), isError: true };
+        return storeProblem('task', error);
       }
       return fn();
     });
@@ -322,18 +344,24 @@ export class TodoTools {
 
   /** What task_create does and answers: a new pending task with the next id. */
   async createTask(args: unknown): Promise<ToolAnswer> {
-    const parsed = this.schemas.create.safeParse(args);
-    if (!parsed.success) return this.invalid('task_create', parsed.error);
-    const { text, isError } = await this.create(parsed.data);
+    const { text, isError } = await this.createFrom(args);
     return { text, isError };
+  }
+
+  private createFrom(args: unknown): Promise<Answer> {
+    const parsed = this.schemas.create.safeParse(args);
+    return parsed.success ? this.create(parsed.data) : Promise.resolve(invalid(parsed.error));
   }
 
   /** What task_update does and answers: `Updated task #ID FIELDS`, `Updated task #ID deleted`, or `Task not found`. */
   async updateTask(args: unknown): Promise<ToolAnswer> {
-    const parsed = this.schemas.update.safeParse(args);
-    if (!parsed.success) return this.invalid('task_update', parsed.error);
-    const { text, isError } = await this.update(parsed.data);
+    const { text, isError } = await this.updateFrom(args);
     return { text, isError };
+  }
+
+  private updateFrom(args: unknown): Promise<Answer> {
+    const parsed = this.schemas.update.safeParse(args);
+    return parsed.success ? this.update(parsed.data) : Promise.resolve(invalid(parsed.error));
   }
 
   /** What task_list answers: one line per task, or `No tasks found` (from the list in memory; the tools load a store first). */
@@ -344,13 +372,6 @@ export class TodoTools {
   /** What task_get answers for `id`, or `Task not found`. */
   getTask(id: string): string {
     return this.get(id).text;
-  }
-
-  private invalid(tool: string, error: z.ZodError): ToolAnswer {
-    return {
-      text: `Input validation error: Invalid arguments for tool ${tool}: ${formatIssues(error)}`,
-      isError: true,
-    };
   }
 
   /** Asks beforeTask; the text of a refusal, or undefined to go on. */
@@ -384,14 +405,13 @@ export class TodoTools {
   private create(args: z.output<ReturnType<typeof taskSchemas>['create']>): Promise<Answer> {
     return this.mutate(async () => {
       if (this.store.size >= this.limits.maxTasks) {
-        return {
-          text: `task_create: the list already holds ${this.store.size} tasks, the most it takes (maxTasks ${this.limits.maxTasks}); complete and delete tasks first`,
-          isError: true,
-        };
+        return rejected(
+          `the list already holds ${this.store.size} tasks, the most it takes (maxTasks ${this.limits.maxTasks}); complete and delete tasks first`,
+        );
       }
       const draft = this.store.draft(args);
       const tooLarge = this.metadataTooLarge(draft.metadata);
-      if (tooLarge) return { text: tooLarge, isError: true };
+      if (tooLarge) return rejected(tooLarge);
       const refusal = await this.ask('TaskCreated', draft);
       if (refusal !== undefined) return { text: refusal, isError: true };
       const task = this.store.create(args);
@@ -426,9 +446,9 @@ export class TodoTools {
         };
       }
       const plan = this.store.plan(task, args);
-      if (typeof plan === 'string') return { text: plan, isError: true };
+      if (typeof plan === 'string') return rejected(plan);
       const tooLarge = this.metadataTooLarge(plan.next.metadata);
-      if (tooLarge) return { text: tooLarge, isError: true };
+      if (tooLarge) return rejected(tooLarge);
       if (plan.completes) {
         const refusal = await this.ask('TaskCompleted', plan.next);
         if (refusal !== undefined) return { text: refusal, isError: true };
@@ -467,18 +487,31 @@ export class TodoTools {
     return { text: getText(task), isError: false, structured: { task: toItem(task) } };
   }
 
+  /** todo_write's arguments: `{ todos }` and nothing else; `check` words what is wrong with the list. */
+  private writeFrom(args: unknown): Promise<Answer> {
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return Promise.resolve(rejected(`expected an object of arguments { todos }, received ${received(args)}`));
+    }
+    const unknown = Object.keys(args).filter((key) => key !== 'todos');
+    if (unknown.length) {
+      const names = unknown.map((key) => received(key)).join(', ');
+      return Promise.resolve(rejected(`unknown ${unknown.length === 1 ? 'argument' : 'arguments'} ${names}`));
+    }
+    return this.write((args as { todos?: unknown }).todos);
+  }
+
   private async write(items: unknown): Promise<Answer> {
     let list: TodoItem[];
     try {
       list = this.check(items);
     } catch (error) {
-      return { text: (error as Error).message, isError: true };
+      return rejected((error as Error).message);
     }
     if (this.todoWriteStore) {
       try {
         await this.todoWriteStore.transact(() => ({ next: { todos: list }, result: undefined }));
       } catch (error) {
-        return { text: storeProblem(error).replace('task list', 'todo list'), isError: true };
+        return storeProblem('todo', error);
       }
     }
     this.onUpdate?.(list);

@@ -39,7 +39,7 @@ describe('check', () => {
       'todos[2].status: expected at most one in_progress item, received a second one (todos[0] is in_progress)',
     ],
     [[{ content: 'a', status: 'pending', priority: 'high' }], 'todos[0]: unknown argument "priority"'],
-    ['not a list', 'todos: expected an array of items, received string "not a list"'],
+    ['not a list', 'todos: expected an array of items, received "not a list"'],
   ])('throws naming the first wrong item: %j', (items, message) => {
     let error: unknown;
     try {
@@ -123,7 +123,7 @@ describe('todo_write through the server', () => {
       content: [
         {
           type: 'text',
-          text: 'todos[1].status: expected at most one in_progress item, received a second one (todos[0] is in_progress)',
+          text: 'Error: todos[1].status: expected at most one in_progress item, received a second one (todos[0] is in_progress)',
         },
       ],
       isError: true,

@@ -1,5 +1,6 @@
 /** todo_write: checks the whole list it is given and renders the answer. It holds no list. */
 import type { z } from 'zod';
+import { received } from './received.js';
 import type { TodoItem } from './types.js';
 
 /** Thrown by `check` for a list todo_write refuses; names the first wrong item. */
@@ -23,7 +24,7 @@ export class TodoListError extends Error {
  */
 export function checkTodos(items: unknown, itemSchema: z.ZodType, maxItems: number): TodoItem[] {
   if (!Array.isArray(items)) {
-    throw new TodoListError(`todos: expected an array of items, received ${describe(items)}`, undefined);
+    throw new TodoListError(`todos: expected an array of items, received ${received(items)}`, undefined);
   }
   if (items.length > maxItems) {
     throw new TodoListError(`todos: expected at most ${maxItems} items, received ${items.length}`, undefined);
@@ -50,12 +51,6 @@ export function checkTodos(items: unknown, itemSchema: z.ZodType, maxItems: numb
     list.push({ content: item.content, status: item.status, activeForm: item.activeForm ?? item.content });
   });
   return list;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
 }
 
 /**

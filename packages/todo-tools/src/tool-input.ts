@@ -1,0 +1,57 @@
+/**
+ * How the tools take their input over MCP. The SDK checks arguments against a tool's input schema
+ * before the tool sees them and answers a mismatch in words of its own (`MCP error -32602: Input
+ * validation error: …`), outside the tool's answer. Our tools check their input themselves, so
+ * that every rejection reads alike (`Error: <field>: expected …, received …`), the `todo` tool
+ * answers it in its envelope, and MCP and the direct API answer every input alike.
+ *
+ * So a tool is registered with an *advertised* schema: what clients see in tools/list is exactly
+ * the JSON Schema of the real one (types, limits, descriptions, no unknown keys), while the SDK's
+ * own check lets any object through to the tool.
+ */
+import { z } from 'zod';
+
+/**
+ * The JSON Schema of any JSON value, spelled with typed branches: an empty schema `{}` accepts
+ * anything but says nothing, and schema linters (the MCP Inspector's portability check) flag it.
+ */
+export const JSON_VALUE_SCHEMA = Object.freeze({
+  description: 'Any JSON value.',
+  anyOf: [
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'null' },
+    { type: 'array' },
+    { type: 'object' },
+  ],
+});
+
+/** A record of JSON values (metadata): keys to any JSON value, its JSON Schema spelled so. */
+export function jsonRecord(error?: (issue: { input?: unknown }) => string) {
+  return z
+    .record(z.string(), z.unknown(), error ? { error } : undefined)
+    .meta({ additionalProperties: JSON_VALUE_SCHEMA });
+}
+
+/**
+ * An input schema for `registerTool` that shows clients the JSON Schema of `schema` (an object
+ * schema) and lets every object through the SDK's check: each property is `unknown`, carrying the
+ * real property's JSON Schema as its metadata; the required ones are advertised as required and
+ * unknown keys as refused. The tool checks the arguments with `schema` itself.
+ */
+export function advertised(schema: z.ZodObject): z.ZodObject {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+    description?: string;
+  };
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, property] of Object.entries(json.properties ?? {})) {
+    // Optional for the SDK's check (a missing argument is the tool's to word); `required` below
+    // tells clients what is.
+    shape[key] = z.unknown().optional().meta(property);
+  }
+  const required = json.required?.length ? { required: json.required } : {};
+  return z.looseObject(shape).meta({ additionalProperties: false, ...required });
+}
