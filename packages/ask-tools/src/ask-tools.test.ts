@@ -234,16 +234,36 @@ describe('answerers', () => {
 
 describe('ask_user input', () => {
   it.each([
-    [{}, 'expected a question (a non-empty text), received nothing at question'],
-    [{ question: '  ' }, 'expected a question (a non-empty text), received "  " at question'],
-    [{ question: 'q', options: ['a', 'a'] }, 'expected the options to be unique, received "a" twice at options'],
-    [{ question: 'q', options: 'a,b' }, 'expected a list of option texts, received "a,b" at options'],
-    [{ question: 'q', choices: ['a'] }, 'unknown key "choices"'],
+    [{}, 'Error: question: expected a question (a non-empty text), received nothing'],
+    [{ question: '  ' }, 'Error: question: expected a question (a non-empty text), received "  "'],
+    [{ question: 'q', options: ['a', 'a'] }, 'Error: options: expected the options to be unique, received "a" twice'],
+    [{ question: 'q', options: 'a,b' }, 'Error: options: expected a list of option texts, received "a,b"'],
+    [{ question: 'q', choices: ['a'] }, 'Error: unknown key "choices"'],
   ])('rejects %j', async (args, message) => {
     const { client } = await setup(() => ({ action: 'accept', content: { answer: 'x' } }));
     const result = await client.callTool({ name: 'ask_user', arguments: args });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain(message);
+    expect(textOf(result)).toBe(message);
+  });
+
+  it('never echoes a huge value: a duplicated 1 MB option is described by its length', async () => {
+    const { client } = await setup(() => ({ action: 'accept', content: { answer: 'x' } }));
+    const big = 'o'.repeat(1_000_000);
+    const result = await client.callTool({ name: 'ask_user', arguments: { question: 'q', options: [big, big] } });
+    expect(result.isError).toBe(true);
+    const text = textOf(result) ?? '';
+    expect(text.length).toBeLessThan(300);
+    expect(text).toContain('a string of 1000000 characters');
+  });
+
+  it('describes every argument, and the schema it shows is the one it checks', async () => {
+    const { client } = await setup();
+    for (const tool of (await client.listTools()).tools) {
+      for (const [key, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((property as { description?: string }).description, `${tool.name}.${key}`).toMatch(/\w{3,}/);
+      }
+      expect(tool.inputSchema).toMatchObject({ additionalProperties: false });
+    }
   });
 
   it('lists ask_user as read-only, not destructive, not open-world', async () => {
@@ -367,6 +387,20 @@ describe('AskUserQuestion', () => {
     [{ questions: [{ ...q('1'), header: '' }] }, 'expected a short label (a non-empty text), received ""'],
     [{ questions: [{ ...q('1'), multiSelect: 'yes' }] }, 'expected true or false, received "yes"'],
     [{ questions: [{ ...q('1'), other: true }] }, 'unknown key "other"'],
+    [
+      {
+        questions: [
+          {
+            ...q('1'),
+            options: [
+              { label: 'a', description: 'd'.repeat(1500) },
+              { label: 'b', description: '' },
+            ],
+          },
+        ],
+      },
+      'Error: questions.0.options.0.description: expected at most 1000 characters, received 1500 characters',
+    ],
   ])('validates its input: %j', async (args, message) => {
     const { client } = await setup(() => ({ action: 'accept', content: {} }));
     const result = await client.callTool({ name: 'AskUserQuestion', arguments: args });

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { callContext } from './context.js';
 import { DEFAULT_TIMEOUT_MS, elicitationAnswerer } from './elicitation.js';
 import { AskError, type AskFailure, duration, failureText, UNAVAILABLE } from './outcomes.js';
+import { advertised, formatIssues, received } from './tool-input.js';
 import type { Answerer, Asker, FormQuestion } from './types.js';
 import { VERSION } from './version.js';
 
@@ -31,27 +32,19 @@ export interface AskUserQuestionOptions {
   name?: string;
 }
 
-const received = (value: unknown): string => {
-  const json = JSON.stringify(value);
-  return json === undefined
-    ? 'nothing'
-    : json.length <= 60
-      ? json
-      : `a ${Array.isArray(value) ? 'list' : typeof value}`;
-};
 const str = (what: string, max: number) =>
   z
     .string({ error: (issue) => `expected ${what}, received ${received(issue.input)}` })
     .refine((s) => s.trim() !== '', { error: (issue) => `expected ${what}, received ${received(issue.input)}` })
     .refine((s) => s.length <= max, {
-      error: (issue) => `expected at most ${max} characters, received ${(issue.input as string).length}`,
+      error: (issue) => `expected at most ${max} characters, received ${(issue.input as string).length} characters`,
     });
 const unique = <T>(key: (item: T) => string, what: string) => ({
   check: (items: T[]) => new Set(items.map(key)).size === items.length,
   error: (issue: { input?: unknown }) => {
     const keys = (issue.input as T[]).map(key);
     const twice = keys.find((k, i) => keys.indexOf(k) !== i);
-    return `expected ${what} to be unique, received ${JSON.stringify(twice)} twice`;
+    return `expected ${what} to be unique, received ${received(twice)} twice`;
   },
 });
 const strictError = (issue: { code?: string; keys?: string[]; input?: unknown }) =>
@@ -94,7 +87,10 @@ const ASK_USER_QUESTION_INPUT = z.strictObject(
                     label: str('an option label (a non-empty text)', 200).describe('The choice (1-5 words).'),
                     description: z
                       .string({ error: (issue) => `expected a string, received ${received(issue.input)}` })
-                      .max(1000)
+                      .max(1000, {
+                        error: (issue) =>
+                          `expected at most 1000 characters, received ${(issue.input as string).length} characters`,
+                      })
                       .describe('What the choice means.'),
                   },
                   { error: strictError },
@@ -144,6 +140,12 @@ function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** The error result for arguments that failed their schema: `Error: field: expected …, received …`. */
+const invalid = (error: z.ZodError): CallToolResult => ({
+  content: [{ type: 'text', text: `Error: ${formatIssues(error)}` }],
+  isError: true,
+});
+
 const failure = (code: AskFailure, detail?: string): CallToolResult => ({
   content: [{ type: 'text', text: failureText(code, detail) }],
   isError: true,
@@ -187,18 +189,22 @@ export class AskTools {
         title: 'Ask the user',
         description:
           'Ask the person at the keyboard a question, with optional choices; the answer is the result. If nobody can answer, decide yourself and say what you assumed.',
-        inputSchema: ASK_USER_INPUT,
+        inputSchema: advertised(ASK_USER_INPUT),
         outputSchema: { answer: z.string() },
         annotations: ANNOTATIONS,
       },
-      async ({ question, options }, extra) =>
-        this.asking(extra, async (asker, signal) => {
+      async (args, extra) => {
+        const parsed = ASK_USER_INPUT.safeParse(args);
+        if (!parsed.success) return invalid(parsed.error);
+        const { question, options } = parsed.data;
+        return this.asking(extra, async (asker, signal) => {
           const answer = await asker(question, options ?? [], signal);
           if (answer === undefined) return failure('no-answer');
           if (typeof answer !== 'string') return failure('failed', 'the answerer gave no text');
           if (answer.trim() === '') return failure('empty');
           return { content: [{ type: 'text', text: answer }], structuredContent: { answer } };
-        }),
+        });
+      },
     );
   }
 
@@ -215,12 +221,15 @@ export class AskTools {
         title: 'Ask the user questions',
         description:
           'Ask the person 1-4 multiple-choice questions to clarify what they want; they can always answer in their own words.',
-        inputSchema: ASK_USER_QUESTION_INPUT,
+        inputSchema: advertised(ASK_USER_QUESTION_INPUT),
         outputSchema: { answers: z.record(z.string(), z.string()) },
         annotations: ANNOTATIONS,
       },
-      async ({ questions }, extra) =>
-        this.asking(extra, async (asker, signal) => {
+      async (args, extra) => {
+        const parsed = ASK_USER_QUESTION_INPUT.safeParse(args);
+        if (!parsed.success) return invalid(parsed.error);
+        const { questions } = parsed.data;
+        return this.asking(extra, async (asker, signal) => {
           const form = questions as FormQuestion[];
           const answers = asker.form
             ? await asker.form(form, signal)
@@ -259,7 +268,8 @@ export class AskTools {
             ],
             structuredContent: { answers: Object.fromEntries(pairs) },
           };
-        }),
+        });
+      },
     );
   }
 

@@ -1,0 +1,51 @@
+/**
+ * How the question tools take their input over MCP: they check it themselves, so every rejection
+ * reads `Error: <field>: expected …, received …` as in the other raider tools (not the SDK's
+ * `MCP error -32602: Input validation error: …`), and an error never echoes a huge value back.
+ * Clients see the real schema in tools/list (advertised); the SDK lets any object through.
+ */
+import { z } from 'zod';
+
+/**
+ * A short description of a received value: `nothing` for undefined, JSON up to 80 characters,
+ * else its kind and size (`a string of 1000000 characters ("abc…")`, `an array of 12 items`).
+ */
+export function received(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  if (json !== undefined && json.length <= 80) return json;
+  if (typeof value === 'string')
+    return `a string of ${value.length} characters (${JSON.stringify(value.slice(0, 30)).slice(0, -1)}…")`;
+  if (Array.isArray(value)) return `an array of ${value.length} items`;
+  if (typeof value === 'object' && value !== null) return `an object with ${Object.keys(value).length} keys`;
+  return `a value of type ${typeof value}`;
+}
+
+/** The issues of a failed parse in one line, each as `field: message`, joined by `; `. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+/**
+ * An input schema for `registerTool` that shows clients the JSON Schema of `schema` (an object
+ * schema) and lets every object through the SDK's check; the tool checks with `schema` itself.
+ */
+export function advertised(schema: z.ZodObject): z.ZodObject {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, property] of Object.entries(json.properties ?? {})) {
+    shape[key] = z.unknown().optional().meta(property);
+  }
+  const required = json.required?.length ? { required: json.required } : {};
+  return z.looseObject(shape).meta({ additionalProperties: false, ...required });
+}
