@@ -3,12 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { importClaudeFile, importClaudeTranscript } from '../src/claude-import.js';
 import { CLAUDE_FIXTURE } from '../src/demo.js';
 
+/** A record of a Claude Code session file, as far as the test reads it. */
+interface SessionRecord {
+  type: string;
+  uuid: string;
+  parentUuid: string | null;
+  sessionId: string;
+  timestamp: string;
+  message: {
+    role: string;
+    id?: string;
+    content: string | { type: string; id?: string; tool_use_id?: string }[];
+  };
+}
+
 describe('the transcript fixture', () => {
   it("is in Claude Code's session format: chained records, its id shapes, tool uses and results in blocks", () => {
     const records = readFileSync(CLAUDE_FIXTURE, 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, any>);
+      .map((line) => JSON.parse(line) as SessionRecord);
     const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
     const sessionId = records[0]?.sessionId;
     expect(sessionId).toMatch(UUID);
@@ -24,15 +38,15 @@ describe('the transcript fixture', () => {
       parent = record.uuid;
       if (record.type === 'assistant') {
         expect(record.message.id).toMatch(/^msg_01[A-Za-z0-9]{22}$/);
-        for (const block of record.message.content) {
+        for (const block of record.message.content as { type: string; id?: string }[]) {
           if (block.type !== 'tool_use') continue;
           expect(block.id).toMatch(/^toolu_01[A-Za-z0-9]{22}$/);
-          uses.add(block.id);
+          uses.add(String(block.id));
         }
       } else if (Array.isArray(record.message.content)) {
         for (const block of record.message.content) {
           expect(block.type).toBe('tool_result');
-          expect(uses.has(block.tool_use_id)).toBe(true);
+          expect(uses.has(String(block.tool_use_id))).toBe(true);
         }
       }
     }

@@ -4,7 +4,11 @@
  * over HTTP one per MCP session, each isolated.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } from '@raider/ask-tools';
 import { TaskRegistry } from '@raider/tasks-registry';
 import {
@@ -29,6 +33,8 @@ import { VERSION } from './version.js';
 export const TASKS_URI = 'raider://tasks';
 /** The resource with the registry's entries (open and ended questions). */
 export const WORK_URI = 'raider://work';
+/** The specification's error code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
 
 /** What a conversation is made of. */
 export interface ConversationOptions {
@@ -268,7 +274,35 @@ export function createConversation(options: ConversationOptions): Conversation {
     },
     async (uri) => json(uri, plainEntries(registry)),
   );
+  // Reads and subscriptions name one of our resources or are refused with the specification's
+  // resource-not-found error (-32002). Thrown as a plain coded error, not an McpError, whose
+  // message already starts "MCP error …" and would reach the client with that prefix twice.
+  const readers: Record<string, () => Promise<unknown>> = {
+    [TASKS_URI]: () => listState(),
+    [WORK_URI]: async () => plainEntries(registry),
+  };
+  const known = (uri: string) => {
+    const reader = readers[uri];
+    if (!Object.hasOwn(readers, uri) || !reader) {
+      throw Object.assign(
+        new Error(
+          `Resource not found: ${uri.length > 200 ? `${uri.slice(0, 200)}…` : uri}; expected ${Object.keys(readers).join(' or ')}`,
+        ),
+        {
+          code: RESOURCE_NOT_FOUND,
+          data: { uri: uri.slice(0, 200) },
+        },
+      );
+    }
+    return reader;
+  };
+  server.server.removeRequestHandler('resources/read');
+  server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    return json(new URL(uri), await known(uri)());
+  });
   server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    known(request.params.uri);
     subscribed.add(request.params.uri);
     return {};
   });

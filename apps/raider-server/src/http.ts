@@ -13,6 +13,7 @@ import { type Conversation, createConversation, listFor } from './conversation.j
 import { ListIdError, listFileName, watchLists } from './file-store.js';
 import { type Logger, silent } from './log.js';
 import { isLoopback, type ServerOptions } from './options.js';
+import { guardToolCalls } from './tool-call-guard.js';
 
 /** The header a client names its list with (ignored when the server has --list). */
 export const LIST_HEADER = 'x-raider-list';
@@ -244,7 +245,7 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
       const sid = session.transport.sessionId;
       if (sid) endSession(sid, 'the session was closed');
     };
-    void conversation.server.connect(session.transport);
+    void conversation.server.connect(guardToolCalls(session.transport));
     return session;
   };
 

@@ -4,6 +4,7 @@ import { type Conversation, createConversation, listFor } from './conversation.j
 import { listFileName, projectListId, watchLists } from './file-store.js';
 import { type Logger, silent } from './log.js';
 import type { ServerOptions } from './options.js';
+import { guardToolCalls } from './tool-call-guard.js';
 
 /** A running stdio server. */
 export interface StdioServer {
@@ -49,7 +50,7 @@ export async function startStdio(
   });
   transport.onclose = () => markClosed();
   process.stdin.once('end', () => markClosed());
-  await conversation.server.connect(transport);
+  await conversation.server.connect(guardToolCalls(transport));
   return {
     conversation,
     closed,

@@ -8,11 +8,12 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
  * Runs `pnpm --silent server ...args` at the repository's root. With `serving`, waits for the
- * URL it logs, hands it to `serving`, then ends the whole process group (pnpm and the server).
+ * URL it logs, hands it to `serving`, then sends pnpm SIGTERM, which pnpm hands to the server
+ * (the script execs it).
  */
 function pnpmServer(args: string[], serving?: (url: string) => Promise<void>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string; checked: boolean }>((resolve, reject) => {
-    const child = spawn('pnpm', ['--silent', 'server', ...args], { cwd: ROOT, detached: true });
+    const child = spawn('pnpm', ['--silent', 'server', ...args], { cwd: ROOT });
     let stdout = '';
     let stderr = '';
     let checked = false;
@@ -24,7 +25,7 @@ function pnpmServer(args: string[], serving?: (url: string) => Promise<void>) {
         checked = true;
         serving(url)
           .catch((error: Error) => (stderr += `\ncheck failed: ${error.message}`))
-          .finally(() => process.kill(-(child.pid as number), 'SIGTERM'));
+          .finally(() => child.kill('SIGTERM'));
       }
     });
     child.once('error', reject);
@@ -39,7 +40,7 @@ describe('pnpm server (from a clone)', () => {
     expect(stdout).toBe(`${VERSION}\n`);
   }, 120_000);
 
-  it('serves Streamable HTTP with the board', async () => {
+  it('serves Streamable HTTP with the board, and SIGTERM stops it', async () => {
     let health = 0;
     const { stderr, checked } = await pnpmServer(['--http', '--port', '0', '--board'], async (url) => {
       health = (await fetch(url.replace('/mcp', '/healthz'))).status;
@@ -47,5 +48,6 @@ describe('pnpm server (from a clone)', () => {
     expect(checked).toBe(true);
     expect(stderr).not.toContain('check failed');
     expect(health).toBe(200);
+    await expect.poll(() => stderr.includes('shutting down: SIGTERM') || stderr, { timeout: 10_000 }).toBe(true);
   }, 120_000);
 });

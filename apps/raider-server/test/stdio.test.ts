@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stdioClient, textOf } from './helpers.js';
+import { CLI, stdioClient, textOf } from './helpers.js';
 
 const open: Client[] = [];
 afterEach(async () => {
@@ -149,14 +150,43 @@ describe('raider-server over stdio', () => {
     expect(updates).toHaveLength(2);
   });
 
-  it('stdout carries protocol only: the logs go to stderr', async () => {
-    const { client, transport } = await stdioClient([], undefined, { RAIDER_LOG_LEVEL: 'debug' });
-    open.push(client);
-    const stderr: string[] = [];
-    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-    await client.callTool({ name: 'task_list', arguments: {} });
-    await client.close();
-    // Had anything but JSON-RPC reached stdout, the client would have failed to parse it.
-    expect(stderr.join('')).toMatch(/raider-server/);
+  it('stdout carries protocol only: every line is a JSON-RPC message; the logs go to stderr', async () => {
+    const child = spawn(process.execPath, [CLI], {
+      env: { PATH: process.env.PATH ?? '', RAIDER_LOG_LEVEL: 'debug' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    send({ method: 'notifications/initialized' });
+    send({
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'task_create', arguments: { subject: 'A', description: '' } },
+    });
+    send({ id: 3, method: 'tools/call', params: { name: 'task_list', arguments: {} } });
+    send({ id: 4, method: 'tools/call', params: { name: 'task_list', arguments: [1] } });
+    await expect.poll(() => stdout.split('\n').filter(Boolean).length, { timeout: 30_000 }).toBe(4);
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+    const lines = stdout.split('\n').filter(Boolean);
+    const messages = lines.map((line) => JSON.parse(line) as { jsonrpc: string; id: number });
+    // Answers may come in any order (a malformed call is answered at once).
+    expect(messages.map((m) => [m.jsonrpc, m.id]).sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([
+      ['2.0', 1],
+      ['2.0', 2],
+      ['2.0', 3],
+      ['2.0', 4],
+    ]);
+    expect(stdout).not.toMatch(/raider-server (info|debug): /);
+    // The debug log went to stderr, and only there.
+    expect(stderr).toMatch(/raider-server (info|debug): /);
   });
 });

@@ -7,7 +7,6 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
-import { received } from './received.js';
 import { serial } from './serial.js';
 import type { ListStore } from './store.js';
 import { guidanceText, type TodoGuidance } from './todo-guidance.js';
@@ -40,50 +39,32 @@ export interface TodoToolOptions {
   guidance?: TodoGuidance;
 }
 
-const idError = (issue: { input?: unknown }) => `expected an integer id such as 3, received ${received(issue.input)}`;
-const id = () => z.union([z.number(), z.string()], { error: idError });
-const ids = () =>
-  z.array(id(), {
-    error: (issue) => `expected an array of integer ids such as [1, 2], received ${received(issue.input)}`,
-  });
-const str = () => z.string({ error: (issue) => `expected a string, received ${received(issue.input)}` });
+// Ids are advertised as integers (what the seed names); `call` also reads numeric strings.
+const id = () => z.number().int();
+const ids = () => z.array(id());
 
 /**
  * The parameters as clients see them in tools/list. Only advertised: the SDK lets any object
- * through, and `call` reads the parameters itself, so MCP and `call()` answer every input alike,
- * in the seed's envelope.
+ * through, and `call` reads the parameters itself (todo-params.ts), so MCP and `call()` answer
+ * every input alike, in the seed's envelope.
  */
-const INPUT = z.strictObject(
-  {
-    action: z
-      .enum(TODO_ACTIONS as [string, ...string[]], {
-        error: (issue) => `expected one of ${TODO_ACTIONS.join(', ')}, received ${received(issue.input)}`,
-      })
-      .describe('What to do.'),
-    subject: str().optional().describe('create (required), update: short imperative title.'),
-    blockedBy: ids().optional().describe('create: ids this task waits on.'),
-    description: str().optional().describe('create, update: long-form detail.'),
-    activeForm: str().optional().describe('create, update: present-continuous label shown while in_progress.'),
-    owner: str().optional().describe('create, update: agent or person assigned.'),
-    metadata: jsonRecord().optional().describe('create, update: key/value data; on update merged, null deletes a key.'),
-    addBlockedBy: ids().optional().describe('update: ids to add to blockedBy.'),
-    removeBlockedBy: ids().optional().describe('update: ids to remove from blockedBy.'),
-    id: id().optional().describe('update, get, delete: the task id (an integer).'),
-    status: z
-      .enum(TODO_STATUSES as [string, ...string[]], {
-        error: (issue) => `expected one of ${TODO_STATUSES.join(', ')}, received ${received(issue.input)}`,
-      })
-      .optional()
-      .describe('update: new status; list: only tasks with this status.'),
-    includeDeleted: z.boolean().optional().describe('list: show deleted tasks too.'),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `unknown parameter ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
-        : `expected an object of parameters, received ${received(issue.input)}`,
-  },
-);
+const INPUT = z.strictObject({
+  action: z.enum(TODO_ACTIONS as [string, ...string[]]).describe('What to do.'),
+  subject: z.string().optional().describe('create (required), update: short imperative title.'),
+  blockedBy: ids().optional().describe('create: ids this task waits on.'),
+  description: z.string().optional().describe('create, update: long-form detail.'),
+  activeForm: z.string().optional().describe('create, update: present-continuous label shown while in_progress.'),
+  owner: z.string().optional().describe('create, update: agent or person assigned.'),
+  metadata: jsonRecord().optional().describe('create, update: key/value data; on update merged, null deletes a key.'),
+  addBlockedBy: ids().optional().describe('update: ids to add to blockedBy.'),
+  removeBlockedBy: ids().optional().describe('update: ids to remove from blockedBy.'),
+  id: id().optional().describe('update, get, delete: the task id (an integer).'),
+  status: z
+    .enum(TODO_STATUSES as [string, ...string[]])
+    .optional()
+    .describe('update: new status; list: only tasks with this status.'),
+  includeDeleted: z.boolean().optional().describe('list: show deleted tasks too.'),
+});
 
 const TASK = z.object({
   id: z.number(),

@@ -10,8 +10,11 @@ import { JSON_VALUE_SCHEMA } from './tool-input.js';
 type Schema = Record<string, unknown>;
 const ANNOTATIONS = new Set(['description', 'title', '$schema', 'default', 'examples']);
 
-/** Paths of sub-schemas that constrain nothing (`{}` or annotations only): schema linters flag them. */
-function emptySchemas(schema: unknown, path: string, found: string[] = []): string[] {
+/**
+ * Paths of sub-schemas schema linters flag: ones that constrain nothing (`{}` or annotations only)
+ * and `type` arrays (a single-type dialect such as Gemini's cannot take them).
+ */
+function unportable(schema: unknown, path: string, found: string[] = []): string[] {
   if (
     schema === true ||
     (typeof schema === 'object' && schema !== null && Object.keys(schema).every((k) => ANNOTATIONS.has(k)))
@@ -21,16 +24,17 @@ function emptySchemas(schema: unknown, path: string, found: string[] = []): stri
   }
   if (typeof schema !== 'object' || schema === null) return found;
   const s = schema as Schema;
+  if (Array.isArray(s.type)) found.push(`${path}.type`);
   for (const [key, value] of Object.entries((s.properties as Record<string, unknown>) ?? {})) {
-    emptySchemas(value, `${path}.properties.${key}`, found);
+    unportable(value, `${path}.properties.${key}`, found);
   }
   if (typeof s.additionalProperties === 'object' || s.additionalProperties === true) {
-    emptySchemas(s.additionalProperties, `${path}.additionalProperties`, found);
+    unportable(s.additionalProperties, `${path}.additionalProperties`, found);
   }
-  if (s.items !== undefined) emptySchemas(s.items, `${path}.items`, found);
+  if (s.items !== undefined) unportable(s.items, `${path}.items`, found);
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
     for (const [i, branch] of ((s[key] as unknown[] | undefined) ?? []).entries()) {
-      emptySchemas(branch, `${path}.${key}[${i}]`, found);
+      unportable(branch, `${path}.${key}[${i}]`, found);
     }
   }
   return found;
@@ -59,10 +63,10 @@ describe('the schemas clients see', () => {
     }
   });
 
-  it('no sub-schema constrains nothing (metadata is a record of JSON values), inputs and outputs', async () => {
+  it('nothing a schema linter flags (metadata is a record of JSON values), inputs and outputs', async () => {
     for (const tool of await listed()) {
-      expect(emptySchemas(tool.inputSchema, `${tool.name}.inputSchema`)).toEqual([]);
-      expect(emptySchemas(tool.outputSchema, `${tool.name}.outputSchema`)).toEqual([]);
+      expect(unportable(tool.inputSchema, `${tool.name}.inputSchema`)).toEqual([]);
+      expect(unportable(tool.outputSchema, `${tool.name}.outputSchema`)).toEqual([]);
     }
     const create = (await listed()).find((t) => t.name === 'task_create');
     const metadata = create?.inputSchema.properties?.metadata as Schema | undefined;

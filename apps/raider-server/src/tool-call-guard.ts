@@ -1,0 +1,83 @@
+/**
+ * A guard in front of the SDK for malformed `tools/call` requests. The SDK checks a request's
+ * params against its schema before any handler runs and answers a mismatch as an internal error
+ * (-32603) whose message is a pretty-printed dump of zod issues. A client sending `arguments` that
+ * are not an object, or no params at all, should instead hear -32602 (invalid params) with one
+ * line saying what was expected and what was received.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** JSON-RPC's code for invalid method parameters. */
+const INVALID_PARAMS = -32602;
+
+/** The kind of a value, for a message that must not echo it (it may be huge). */
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length} items`;
+  return `a ${typeof value}`;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What is wrong with a tools/call request's params, or undefined when their shape is right. */
+export function toolCallProblem(params: unknown): string | undefined {
+  if (!isObject(params)) {
+    return `tools/call: expected params { name, arguments? } (an object), received ${kindOf(params)}`;
+  }
+  if (typeof params.name !== 'string') {
+    return `tools/call: params.name: expected the name of a tool (a string), received ${kindOf(params.name)}`;
+  }
+  if (params.arguments !== undefined && !isObject(params.arguments)) {
+    return `tools/call: params.arguments: expected an object of named arguments, received ${kindOf(params.arguments)}`;
+  }
+  return undefined;
+}
+
+/**
+ * Returns `transport` with a guard on its incoming messages: a `tools/call` request whose params
+ * are malformed is answered -32602 with one readable line, and the server never sees it. Apply it
+ * before `server.connect(transport)`.
+ *
+ * @example
+ * await conversation.server.connect(guardToolCalls(new StdioServerTransport()));
+ */
+export function guardToolCalls<T extends Transport>(transport: T): T {
+  let inner: Transport['onmessage'];
+  const guarded: NonNullable<Transport['onmessage']> = (message, extra) => {
+    const request = message as { id?: string | number; method?: string; params?: unknown };
+    const problem = request.method === 'tools/call' && request.id !== undefined && toolCallProblem(request.params);
+    if (problem) {
+      const reply: JSONRPCMessage = {
+        jsonrpc: '2.0',
+        id: request.id as string | number,
+        error: { code: INVALID_PARAMS, message: problem },
+      };
+      transport.send(reply).catch(() => {});
+      return;
+    }
+    inner?.(message, extra);
+  };
+  // The server sets onmessage when it connects; it gets the guard in front of its handler. A
+  // transport whose onmessage is an accessor (the Node HTTP transport hands it on to the transport
+  // it wraps) still gets its own setter called, with the guard.
+  let owner: object | null = transport;
+  let original: PropertyDescriptor | undefined;
+  while (owner && !original) {
+    original = Object.getOwnPropertyDescriptor(owner, 'onmessage');
+    owner = Object.getPrototypeOf(owner);
+  }
+  const setter = original?.set;
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (inner ? guarded : undefined),
+    set: (handler: Transport['onmessage']) => {
+      inner = handler;
+      setter?.call(transport, handler ? guarded : undefined);
+    },
+  });
+  return transport;
+}
