@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -24,6 +25,7 @@ import lockfile from 'proper-lockfile';
 
 /** The families' sections of a list file. */
 export type Section = 'tasks' | 'todo' | 'todo_write';
+const SECTIONS: readonly Section[] = ['tasks', 'todo', 'todo_write'];
 
 /** A list id that cannot name a file under the data dir. */
 export class ListIdError extends Error {
@@ -42,6 +44,9 @@ export class ListFileError extends Error {
     this.name = 'ListFileError';
   }
 }
+
+/** The longest file name most file systems take, in bytes (ext4, tmpfs, APFS, NTFS: 255). */
+const MAX_FILE_NAME_BYTES = 255;
 
 const SAFE = /^[A-Za-z0-9_-]$/;
 
@@ -64,7 +69,15 @@ export function listFileName(id: string): string {
     else
       name += [...Buffer.from(char, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
   }
-  return `${name}.json`;
+  const file = `${name}.json`;
+  // Beside the file go its lock and temporary files (`.lock`, `.<pid>.<n>.tmp`): leave them room.
+  const bytes = Buffer.byteLength(file) + 32;
+  if (bytes > MAX_FILE_NAME_BYTES) {
+    throw new ListIdError(
+      `list id: expected a name whose file name fits in ${MAX_FILE_NAME_BYTES} bytes (with room for its lock), received one of ${bytes} bytes (${id.length} characters)`,
+    );
+  }
+  return file;
 }
 
 /** The path of a list's file, checked to be inside the data dir. */
@@ -86,50 +99,133 @@ export function projectListId(projectDir: string): string {
 
 type Document = Record<string, unknown> & { list?: string; updatedAt?: string };
 
-/** Reads a list file: undefined when it does not exist; ListFileError when it cannot be used. */
-function readDocument(path: string): Document | undefined {
+/** The error code of a failed file operation, for a message that must not quote the file. */
+const codeOf = (error: unknown): string =>
+  (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+
+/**
+ * Reads a list file: undefined when it does not exist; ListFileError when it cannot be used (it is
+ * then left exactly as it is). A symbolic link is refused (its target's content is never read into
+ * a list), a UTF-8 byte order mark is accepted, and no message quotes the file's content.
+ */
+function readDocument(path: string, sections: readonly Section[] = []): Document | undefined {
   let text: string;
   try {
+    if (lstatSync(path).isSymbolicLink()) {
+      throw new ListFileError(`${path}: is a symbolic link; a list file must be a regular file: replace or remove it`);
+    }
     text = readFileSync(path, 'utf8');
   } catch (error) {
+    if (error instanceof ListFileError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ListFileError(
-      `${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
+    throw new ListFileError(`${path}: cannot be read (${codeOf(error)})`);
   }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
-  } catch (error) {
-    throw new ListFileError(`${path}: not valid JSON (${(error as Error).message}); fix or remove the file`);
+  } catch {
+    throw new ListFileError(`${path}: not valid JSON (${text.length} characters); fix or remove the file`);
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new ListFileError(
-      `${path}: expected a JSON object, received ${Array.isArray(doc) ? 'an array' : typeof doc}; fix or remove the file`,
+      `${path}: expected a JSON object, received ${Array.isArray(doc) ? 'an array' : doc === null ? 'null' : typeof doc}; fix or remove the file`,
     );
+  }
+  for (const section of sections) {
+    const value = (doc as Document)[section];
+    if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+      const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+      throw new ListFileError(
+        `${path}: its "${section}" section: expected an object, received ${kind}; fix or remove the file`,
+      );
+    }
   }
   return doc as Document;
 }
 
+/**
+ * The text of a list file: readable by a person (one line per key of the top two levels and per
+ * task or item) and within a small factor of its compact JSON however deep a value nests (each
+ * task is written compact on its line, so indentation never grows with nesting).
+ */
+export function formatDocument(doc: unknown): string {
+  const lines: string[] = [];
+  const write = (value: unknown, indent: string, prefix: string, suffix: string, depth: number) => {
+    const compact = depth >= 3 || typeof value !== 'object' || value === null;
+    const entries = compact
+      ? []
+      : Array.isArray(value)
+        ? value.map((item) => ['', item] as const)
+        : Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (compact || entries.length === 0) {
+      lines.push(`${indent}${prefix}${JSON.stringify(value) ?? 'null'}${suffix}`);
+      return;
+    }
+    const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+    lines.push(`${indent}${prefix}${open}`);
+    entries.forEach(([key, item], i) => {
+      const keyText = Array.isArray(value) ? '' : `${JSON.stringify(key)}: `;
+      write(item, `${indent}  `, keyText, i < entries.length - 1 ? ',' : '', depth + 1);
+    });
+    lines.push(`${indent}${close}${suffix}`);
+  };
+  write(doc, '', '', '', 0);
+  return `${lines.join('\n')}\n`;
+}
+
 let temporaries = 0;
 
-/** Writes `doc` to `path` atomically and durably: temporary file, fsync, rename, fsync of the folder. */
+/** Writes every byte of `data` to `fd`, continuing short writes; throws when a write cannot go on. */
+function writeAll(fd: number, data: Buffer): void {
+  let offset = 0;
+  while (offset < data.length) {
+    const written = writeSync(fd, data, offset, data.length - offset);
+    if (!(written > 0)) throw Object.assign(new Error('a write made no progress'), { code: 'EIO' });
+    offset += written;
+  }
+}
+
+/**
+ * Writes `doc` to `path` atomically and durably: a temporary file written whole (short writes
+ * continued), fsync, rename, fsync of the folder. When any step fails (a full disk, an I/O error,
+ * a read-only file system) the temporary file is removed, the previous file stays byte for byte as
+ * it was, and a ListFileError says so: the change is not acknowledged.
+ */
 function writeDocument(path: string, doc: Document): void {
   temporaries += 1;
   const temporary = `${path}.${process.pid}.${temporaries}.tmp`;
-  const fd = openSync(temporary, 'wx', 0o644);
+  const data = Buffer.from(formatDocument(doc), 'utf8');
+  let fd: number | undefined;
+  let renamed = false;
   try {
-    writeSync(fd, `${JSON.stringify(doc, null, 2)}\n`);
+    fd = openSync(temporary, 'wx', 0o644);
+    writeAll(fd, data);
     fsyncSync(fd);
-  } finally {
     closeSync(fd);
-  }
-  renameSync(temporary, path);
-  const dir = openSync(resolve(path, '..'), 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
+    fd = undefined;
+    renameSync(temporary, path);
+    renamed = true;
+    const dir = openSync(resolve(path, '..'), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+  } catch (error) {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // The write failed already; the close adds nothing.
+      }
+    }
+    if (!renamed) rmSync(temporary, { force: true });
+    throw new ListFileError(
+      renamed
+        ? `${path}: written but not made durable (${codeOf(error)}); the change may not survive a crash`
+        : `${path}: could not be saved (${codeOf(error)}); the previous version is kept and nothing was changed`,
+    );
   }
 }
 
@@ -198,7 +294,7 @@ export function openListFile(dataDir: string, id: string, options: ListFileOptio
       });
     try {
       sweepTemporaries(path);
-      const doc = readDocument(path);
+      const doc = readDocument(path, SECTIONS);
       const { next, result } = await fn(doc?.[section] as T | undefined);
       if (next !== undefined) {
         if (compromised)
@@ -217,7 +313,7 @@ export function openListFile(dataDir: string, id: string, options: ListFileOptio
     store<T>(section: Section): ListStore<T> {
       return {
         async load() {
-          return readDocument(path)?.[section] as T | undefined;
+          return readDocument(path, SECTIONS)?.[section] as T | undefined;
         },
         transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R> {
           const previous = inProcess.get(path) ?? Promise.resolve();
