@@ -71,6 +71,7 @@ const LIMIT_FLAGS: Readonly<Record<keyof TodoLimits, { flag: string; what: strin
   maxActiveFormLength: { flag: 'max-active-form-length', what: 'longest activeForm, characters' },
   maxOwnerLength: { flag: 'max-owner-length', what: 'longest owner, characters' },
   maxMetadataSize: { flag: 'max-metadata-size', what: 'largest metadata record, characters of JSON' },
+  maxMetadataDepth: { flag: 'max-metadata-depth', what: 'deepest nesting of metadata, levels' },
   maxDependencies: { flag: 'max-dependencies', what: 'most ids in one addBlocks/addBlockedBy/blockedBy' },
   maxTodoItems: { flag: 'max-todo-items', what: 'most items in one todo_write list' },
 };

@@ -30,6 +30,7 @@ describe('raider-server options', () => {
       '--max-active-form-length N',
       '--max-owner-length N',
       '--max-metadata-size N',
+      '--max-metadata-depth N',
       '--max-dependencies N',
       '--max-todo-items N',
     ]) {

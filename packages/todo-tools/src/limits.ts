@@ -13,8 +13,13 @@ export interface TodoLimits {
   maxActiveFormLength: number;
   /** Longest owner, in characters. Default 200. */
   maxOwnerLength: number;
-  /** Largest metadata record, as JSON text in characters. Default 10 000. */
+  /** Largest metadata record, as JSON text in characters (after an update's merge). Default 10 000. */
   maxMetadataSize: number;
+  /**
+   * Deepest nesting of metadata, in levels (the record itself is level 1; each array or object
+   * inside adds one). Default 32: deep enough for any real use, far from what would exhaust a stack.
+   */
+  maxMetadataDepth: number;
   /** Most ids in one addBlocks or addBlockedBy. Default 100. */
   maxDependencies: number;
   /** Most items in one todo_write list. Default 200. */
@@ -29,6 +34,7 @@ export const DEFAULT_LIMITS: Readonly<TodoLimits> = Object.freeze({
   maxActiveFormLength: 500,
   maxOwnerLength: 200,
   maxMetadataSize: 10_000,
+  maxMetadataDepth: 32,
   maxDependencies: 100,
   maxTodoItems: 200,
 });

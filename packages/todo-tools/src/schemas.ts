@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { TodoLimits } from './limits.js';
+import { nestsDeeperThan } from './metadata.js';
 import { received } from './received.js';
 import { jsonRecord } from './tool-input.js';
 
@@ -33,8 +34,12 @@ function text(max: number, { blank }: { blank: boolean }) {
   });
 }
 
-function record() {
-  return jsonRecord((issue) => `expected an object of keys and values, received ${received(issue.input)}`);
+/** Metadata: a record of JSON values nested at most `maxDepth` levels (checked without recursion). */
+function record(maxDepth: number) {
+  return jsonRecord((issue) => `expected an object of keys and values, received ${received(issue.input)}`).refine(
+    (value) => !nestsDeeperThan(value, maxDepth),
+    { error: `expected at most ${maxDepth} levels of nesting, received a value nested deeper` },
+  );
 }
 
 // Ids are Claude Code's decimal strings; any other string is simply not found, as in Claude Code.
@@ -80,7 +85,7 @@ export function taskSchemas(limits: TodoLimits) {
       activeForm: text(limits.maxActiveFormLength, { blank: false })
         .optional()
         .describe('Shown while in progress ("Fixing the login bug").'),
-      metadata: record().optional().describe('Key/value data to attach.'),
+      metadata: record(limits.maxMetadataDepth).optional().describe('Key/value data to attach.'),
     },
     { error: objectError('an object of arguments') },
   );
@@ -97,7 +102,7 @@ export function taskSchemas(limits: TodoLimits) {
       addBlocks: idList(limits.maxDependencies).optional().describe('Ids of tasks that wait for this one.'),
       addBlockedBy: idList(limits.maxDependencies).optional().describe('Ids of tasks this one waits for.'),
       owner: text(limits.maxOwnerLength, { blank: true }).optional().describe('Who works on it; empty clears.'),
-      metadata: record().optional().describe('Keys to merge; null removes a key.'),
+      metadata: record(limits.maxMetadataDepth).optional().describe('Keys to merge; null removes a key.'),
     },
     { error: objectError('an object of arguments') },
   );

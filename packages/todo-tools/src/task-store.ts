@@ -162,7 +162,47 @@ export class TaskStore {
     const newBlockedBy = this.newLinks(task, args.addBlockedBy, next.blockedBy, 'addBlockedBy');
     if (typeof newBlockedBy === 'string') return newBlockedBy;
     if (newBlockedBy.length) changed.add('blockedBy');
-    return { next, fields: FIELD_ORDER.filter((f) => changed.has(f)), newBlocks, newBlockedBy, completes };
+    const plan = { next, fields: FIELD_ORDER.filter((f) => changed.has(f)), newBlocks, newBlockedBy, completes };
+    return this.cycleIn(plan) ?? plan;
+  }
+
+  /**
+   * The text of the refusal when the planned links would close a cycle (every task in a cycle
+   * would stay blocked for ever), else undefined. Walks, iteratively, only what the new links reach.
+   */
+  private cycleIn(plan: UpdatePlan): string | undefined {
+    if (!plan.newBlocks.length && !plan.newBlockedBy.length) return undefined;
+    const self = plan.next.id;
+    const newlyWaiting = new Set(plan.newBlocks);
+    // What a task waits on once the plan is applied.
+    const waitsOn = (id: string): Iterable<string> => {
+      if (id === self) return plan.next.blockedBy;
+      const existing = this.byId.get(id)?.blockedBy ?? [];
+      return newlyWaiting.has(id) ? [...existing, self] : existing;
+    };
+    const reaches = (from: string, target: string): boolean => {
+      const seen = new Set<string>();
+      const stack = [from];
+      while (stack.length) {
+        const id = stack.pop() as string;
+        if (id === target) return true;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        for (const next of waitsOn(id)) if (!seen.has(next)) stack.push(next);
+      }
+      return false;
+    };
+    for (const id of plan.newBlockedBy) {
+      if (reaches(id, self)) {
+        return `addBlockedBy: expected ids of tasks that do not wait on #${self}, received "${id}" (#${id} already waits on #${self}: a cycle would block them both for ever)`;
+      }
+    }
+    for (const id of plan.newBlocks) {
+      if (reaches(self, id)) {
+        return `addBlocks: expected ids of tasks #${self} does not wait on, received "${id}" (#${self} already waits on #${id}: a cycle would block them both for ever)`;
+      }
+    }
+    return undefined;
   }
 
   /** Ids of `ids` not yet in `into` (added to it), or the text of the first wrong one. */

@@ -3,6 +3,7 @@
  * takes, and limits. Everything here runs before any change, so a rejected call changes nothing.
  */
 import type { TodoLimits } from './limits.js';
+import { nestsDeeperThan } from './metadata.js';
 import { received } from './received.js';
 import type { TodoAction, TodoTaskStatus } from './todo-types.js';
 
@@ -120,6 +121,10 @@ function readField(params: TodoParams, key: string, value: unknown, limits: Todo
       return readText(params, key, value, limits.maxOwnerLength);
     case 'metadata': {
       if (!isRecord(value)) return `metadata: expected an object of keys and values, received ${received(value)}`;
+      // Before anything walks it recursively (JSON, a copy): depth first, without recursion.
+      if (nestsDeeperThan(value, limits.maxMetadataDepth)) {
+        return `metadata: expected at most ${limits.maxMetadataDepth} levels of nesting, received a value nested deeper`;
+      }
       const size = JSON.stringify(value).length;
       if (size > limits.maxMetadataSize) {
         return `metadata: expected at most ${limits.maxMetadataSize} characters as JSON, received ${size} characters`;

@@ -131,13 +131,16 @@ export class TodoState {
     return at === undefined ? undefined : this.vector.get(at);
   }
 
-  /** Carries out one action whose parameters have been read. Validation precedes every change. */
-  apply(p: TodoParams): Outcome {
+  /**
+   * Carries out one action whose parameters have been read. Validation precedes every change.
+   * `maxMetadataSize` bounds a task's metadata once an update has merged into it.
+   */
+  apply(p: TodoParams, maxMetadataSize = Number.POSITIVE_INFINITY): Outcome {
     switch (p.action) {
       case 'create':
         return this.create(p);
       case 'update':
-        return this.update(p);
+        return this.update(p, maxMetadataSize);
       case 'list':
         return this.list(p);
       case 'get':
@@ -195,7 +198,7 @@ export class TodoState {
     return undefined;
   }
 
-  private update(p: TodoParams): Outcome {
+  private update(p: TodoParams, maxMetadataSize: number): Outcome {
     if (p.id === undefined) return { error: 'id required for update' };
     const current = this.task(p.id);
     if (!current) return { error: `#${p.id} not found` };
@@ -241,6 +244,13 @@ export class TodoState {
     if (p.metadata !== undefined) {
       // Merged key by key; an emptied record goes (rpiv-todo's update).
       const merged = mergeMetadata(current.metadata, p.metadata);
+      // The limit holds for what is stored, not only for what one call sends.
+      const size = merged ? JSON.stringify(merged).length : 0;
+      if (size > maxMetadataSize) {
+        return {
+          error: `metadata: expected at most ${maxMetadataSize} characters as JSON once merged into #${current.id}'s, received ${size} characters`,
+        };
+      }
       if (merged) next.metadata = merged;
       else delete next.metadata;
     }

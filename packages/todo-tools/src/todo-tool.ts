@@ -191,7 +191,7 @@ export class TodoTool {
       const error = `the list already holds ${this.state.size} tasks, the most it takes (maxTasks ${this.limits.maxTasks}); clear it or delete tasks first`;
       return { action: read.action, outcome: { error } };
     }
-    return { action: read.action, outcome: this.state.apply(read) };
+    return { action: read.action, outcome: this.state.apply(read, this.limits.maxMetadataSize) };
   }
 
   /** The current state: every task (tombstones included, frozen) in id order, and the next id. */
