@@ -4,6 +4,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Board, type BoardAnswer } from './board.js';
+import { readBody } from './http/body.js';
+
+/** The largest answer body the board takes, in bytes. */
+const ANSWER_LIMIT = 64 * 1024;
 
 /** The board these routes serve. */
 export { Board };
@@ -25,25 +29,6 @@ function json(res: ServerResponse, status: number, value: unknown): void {
   res.end(JSON.stringify(value));
 }
 
-function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      text += chunk;
-      if (text.length > limit) reject(new Error('too large'));
-    });
-    req.on('end', () => {
-      try {
-        resolve(JSON.parse(text));
-      } catch (error) {
-        reject(error);
-      }
-    });
-    req.on('error', reject);
-  });
-}
-
 /** Serves one board request (anything but /mcp), after the server's Host, Origin and token checks. */
 export async function serveBoard(board: Board, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   if (path === '/board/events' && req.method === 'GET') return board.attach(res);
@@ -51,7 +36,12 @@ export async function serveBoard(board: Board, req: IncomingMessage, res: Server
   if (path === '/board/answer' && req.method === 'POST') {
     let body: { id?: unknown; answer?: unknown; decline?: unknown };
     try {
-      body = (await readJson(req, 64 * 1024)) as typeof body;
+      const read = await readBody(req, ANSWER_LIMIT);
+      if ('tooLarge' in read) {
+        res.setHeader('connection', 'close');
+        return json(res, 413, { error: `expected a body of at most ${ANSWER_LIMIT} bytes` });
+      }
+      body = JSON.parse(read.text) as typeof body;
     } catch {
       return json(res, 400, { error: 'expected a JSON body { id, answer } or { id, decline: true }' });
     }

@@ -78,6 +78,13 @@ export function boardTasks(state: unknown): BoardTask[] {
   });
 }
 
+/**
+ * The most a page may leave unread, in bytes. A page that reads nothing (a stalled tab, a hostile
+ * client) would otherwise make the server keep every update for it; past this it is dropped, and
+ * when it reconnects it gets the current state.
+ */
+export const MAX_UNSENT_BYTES = 1024 * 1024;
+
 /** The board of one HTTP server. */
 export class Board {
   private readonly clients = new Set<ServerResponse>();
@@ -87,7 +94,7 @@ export class Board {
 
   constructor(private readonly conversations: () => Iterable<[string, Conversation]>) {
     this.keepAlive = setInterval(() => {
-      for (const res of this.clients) res.write(': keep-alive\n\n');
+      for (const res of this.clients) this.send(res, ': keep-alive\n\n');
     }, 15_000);
     this.keepAlive.unref();
   }
@@ -144,7 +151,16 @@ export class Board {
 
   private async broadcast(): Promise<void> {
     const data = `event: state\ndata: ${JSON.stringify(await this.state())}\n\n`;
-    for (const res of this.clients) res.write(data);
+    for (const res of this.clients) this.send(res, data);
+  }
+
+  /** Writes to one page, dropping it when what it has not read passes MAX_UNSENT_BYTES. */
+  private send(res: ServerResponse, data: string): void {
+    res.write(data);
+    if (res.writableLength > MAX_UNSENT_BYTES) {
+      this.clients.delete(res);
+      res.destroy();
+    }
   }
 
   /** Serves the event stream to one page: the state at once, then on every change. */
@@ -157,7 +173,7 @@ export class Board {
     res.write('retry: 1000\n\n');
     this.clients.add(res);
     res.on('close', () => this.clients.delete(res));
-    res.write(`event: state\ndata: ${JSON.stringify(await this.state())}\n\n`);
+    this.send(res, `event: state\ndata: ${JSON.stringify(await this.state())}\n\n`);
   }
 
   /** The board's answerer for a conversation: asks on the board while a person has it open. */

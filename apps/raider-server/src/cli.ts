@@ -49,6 +49,12 @@ async function main(): Promise<void> {
       process.exit(1);
     });
     log.info(`listening on ${server.url} (family ${options.family}, names ${options.names})`);
+    if (server.boardUrl) {
+      // A secret of this run is shown (open this URL once; the page keeps it in a cookie); a
+      // token the user chose is not repeated into logs.
+      const shown = options.token ? server.boardUrl.replace(/\?token=.*$/, '?token=<your token>') : server.boardUrl;
+      log.info(`the board: ${shown}`);
+    }
     close = () => server.close();
   } else {
     const server = await startStdio(options, log);

@@ -3,14 +3,16 @@
  * security the MCP specification asks for (loopback by default, Host and Origin checked on every
  * request, a bearer token off loopback), a body limit, a session cap and idle expiry.
  */
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Board, serveBoard } from './board-routes.js';
-import { type Conversation, createConversation, listFor } from './conversation.js';
+import { type Conversation, createConversation, listFor, SharedListLimitError } from './conversation.js';
 import { ListIdError, listFileName, watchLists } from './file-store.js';
+import { type Body, readBody } from './http/body.js';
 import { type Logger, silent } from './log.js';
 import { isLoopback, type ServerOptions } from './options.js';
 import { guardToolCalls } from './tool-call-guard.js';
@@ -30,6 +32,8 @@ interface Session {
 export interface HttpServer {
   /** The URL of the MCP endpoint (with the port actually bound). */
   readonly url: string;
+  /** With --board: the board's URL with its secret as `?token=` (the page then keeps it in a cookie). */
+  readonly boardUrl: string | undefined;
   readonly sessions: ReadonlyMap<string, unknown>;
   /** Stops accepting, ends open questions, closes every session. */
   close(): Promise<void>;
@@ -49,32 +53,44 @@ function rpcError(
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
+/**
+ * The token in the board's cookie, or undefined when there is none or it is malformed (a bad
+ * percent-encoding is a client's mistake: answered 401 like any wrong token, and not logged).
+ */
+function cookieToken(req: IncomingMessage): string | undefined {
+  const raw = /(?:^|;\s*)raider_token=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
+  if (!raw) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for an address that binds every interface. */
+export function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
 /** Compares a presented token with the expected one in constant time. */
 function tokenMatches(presented: string, expected: string): boolean {
   return timingSafeEqual(digest(presented), digest(expected));
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      // Past the limit the rest is read and dropped, so the 413 reaches the client.
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (size > limit) reject(Object.assign(new Error('body too large'), { tooLarge: true }));
-      else resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    req.on('error', reject);
-  });
-}
-
 /** The Host header values this server answers to. */
 function allowedHosts(options: ServerOptions, port: number): Set<string> {
   const names = new Set([options.host, ...options.allowedHosts]);
-  if (isLoopback(options.host)) for (const n of ['localhost', '127.0.0.1', '[::1]']) names.add(n);
+  if (isLoopback(options.host) || isWildcard(options.host)) {
+    for (const n of ['localhost', '127.0.0.1', '[::1]']) names.add(n);
+  }
+  if (isWildcard(options.host)) {
+    // Bound to every interface: clients reach it by any of this machine's names and addresses
+    // (the token is the guard there).
+    names.add(hostname());
+    for (const addresses of Object.values(networkInterfaces())) {
+      for (const address of addresses ?? []) names.add(address.address);
+    }
+  }
   const hosts = new Set<string>();
   for (const name of names) {
     const bracketed = name.includes(':') && !name.startsWith('[') ? `[${name}]` : name;
@@ -99,6 +115,8 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
   let hosts = new Set<string>();
   let origins = new Set<string>();
   let closing = false;
+  // The board's secret: the token when there is one, else one made for this run (its URL is logged).
+  const boardSecret = options.token ?? randomBytes(24).toString('base64url');
   const board = options.board
     ? new Board(function* () {
         for (const [sid, session] of sessions) yield [sid, session.conversation] as [string, Conversation];
@@ -115,16 +133,17 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
-    if (options.token !== undefined) {
+    // With --token every request proves it. Without one, /mcp on loopback stays open (as MCP
+    // clients expect) but the board, which shows every list and answers questions, always asks
+    // for a secret: any local process could reach it otherwise.
+    const secret = options.token ?? (board && path !== '/mcp' && path !== '/healthz' ? boardSecret : undefined);
+    if (secret !== undefined) {
       // The board's page cannot send a header on its event stream: it proves the token once with
       // ?token= and then carries it in an HttpOnly, SameSite=Strict cookie.
       const auth = req.headers.authorization ?? '';
-      const cookie = /(?:^|;\s*)raider_token=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
       const fromQuery = board && req.method === 'GET' && path === '/' ? url.searchParams.get('token') : null;
-      const presented = auth.startsWith('Bearer ')
-        ? auth.slice(7)
-        : (fromQuery ?? (cookie ? decodeURIComponent(cookie) : ''));
-      if (!tokenMatches(presented, options.token)) {
+      const presented = auth.startsWith('Bearer ') ? auth.slice(7) : (fromQuery ?? cookieToken(req) ?? '');
+      if (!tokenMatches(presented, secret)) {
         return rpcError(res, 401, -32000, 'Unauthorized: expected Authorization: Bearer <token>', {
           'www-authenticate': 'Bearer',
         });
@@ -147,17 +166,19 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
 
     let body: unknown;
     if (req.method === 'POST') {
-      let text: string;
+      let read: Body;
       try {
-        text = await readBody(req, options.maxBodyBytes);
-      } catch (error) {
-        if ((error as { tooLarge?: boolean }).tooLarge) {
-          return rpcError(res, 413, -32600, `Request body too large: expected at most ${options.maxBodyBytes} bytes`);
-        }
+        read = await readBody(req, options.maxBodyBytes);
+      } catch {
         return rpcError(res, 400, -32600, 'Invalid request: the body could not be read');
       }
+      if ('tooLarge' in read) {
+        return rpcError(res, 413, -32600, `Request body too large: expected at most ${options.maxBodyBytes} bytes`, {
+          connection: 'close',
+        });
+      }
       try {
-        body = JSON.parse(text);
+        body = JSON.parse(read.text);
       } catch {
         return rpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
       }
@@ -176,12 +197,22 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
         return rpcError(res, 400, -32000, 'Bad request: expected an mcp-session-id header, or an initialize request');
       }
       if (sessions.size >= options.maxSessions) {
-        return rpcError(
-          res,
-          503,
-          -32000,
-          `Service unavailable: ${options.maxSessions} sessions are open, the most allowed`,
-        );
+        // Clients that never end their sessions (one-shot CLIs) must not lock others out: the
+        // session idle longest with nothing in flight makes room. Only when every one is busy is
+        // the newcomer refused.
+        const idlest = [...sessions.entries()]
+          .filter(([, open]) => open.inFlight === 0)
+          .sort(([, a], [, b]) => a.lastSeen - b.lastSeen)[0];
+        if (!idlest) {
+          log.warn(`refused a session: all ${options.maxSessions} sessions are busy`);
+          return rpcError(
+            res,
+            503,
+            -32000,
+            `Service unavailable: ${options.maxSessions} sessions are open and busy, the most allowed`,
+          );
+        }
+        endSession(idlest[0], `${options.maxSessions} sessions were open; it was idle longest and made room`);
       }
       // The list: the server's, else the one the client names, else (durable) one of the session's own.
       const named = req.headers[LIST_HEADER];
@@ -195,7 +226,13 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
           throw error;
         }
       } else if (options.dataDir) listId = `session-${randomUUID()}`;
-      session = openSession(listId);
+      try {
+        session = openSession(listId);
+      } catch (error) {
+        if (!(error instanceof SharedListLimitError)) throw error;
+        log.warn(`refused a session: ${error.message}`);
+        return rpcError(res, 503, -32000, `Service unavailable: ${error.message}`);
+      }
     }
     session.lastSeen = Date.now();
     // A GET is the client's standing event stream, open for the session's life: not activity.
@@ -213,7 +250,7 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
   };
 
   const openSession = (listId: string | undefined): Session => {
-    const list = listFor(options.dataDir, listId);
+    const list = listFor(options.dataDir, listId, { keepMs: options.idleTimeoutMs, maxLists: options.maxSessions });
     const session = { lastSeen: Date.now(), inFlight: 0 } as Session;
     const conversation = createConversation({
       family: options.family,
@@ -258,12 +295,24 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     log.info(`session ${sid} ended: ${reason}`);
   };
 
-  const http: Server = createServer((req, res) => {
-    handle(req, res).catch((error) => {
-      log.error(`request failed: ${(error as Error).message}`);
-      rpcError(res, 500, -32603, 'Internal error');
-    });
-  });
+  const http: Server = createServer(
+    {
+      // A client that sends its headers or body slowly holds a socket: seconds, not Node's minutes.
+      headersTimeout: options.headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs),
+    },
+    (req, res) => {
+      handle(req, res).catch((error) => {
+        log.error(`request failed: ${(error as Error).message}`);
+        rpcError(res, 500, -32603, 'Internal error');
+      });
+    },
+  );
+  // Fewer connections than file descriptors: past the cap new ones are refused, and the server
+  // keeps the descriptors it needs for its files and the connections it serves.
+  http.maxConnections = options.maxConnections;
+  http.on('drop', () => log.debug(`refused a connection: ${options.maxConnections} are open, the most allowed`));
 
   // Changes other processes make to shared lists reach subscribers and the board too.
   const unwatch = options.dataDir
@@ -301,6 +350,9 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
 
   return {
     url,
+    boardUrl: board
+      ? `http://${isWildcard(options.host) ? '127.0.0.1' : shownHost}:${port}/?token=${encodeURIComponent(boardSecret)}`
+      : undefined,
     sessions,
     async close() {
       closing = true;

@@ -2,6 +2,7 @@
  * The command line of raider-server: every flag has an environment variable twin; a flag beats
  * its variable. A bad flag or value is an OptionsError (the CLI prints it and exits 2).
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS, type TodoLimits } from '@raider/todo-tools';
 import { listFileName } from './file-store.js';
@@ -31,6 +32,12 @@ export interface ServerOptions {
   idleTimeoutMs: number;
   /** Largest request body, in bytes. */
   maxBodyBytes: number;
+  /** How long a client may take to send a request's headers, in ms (default 10 s). */
+  headersTimeoutMs: number;
+  /** How long a client may take to send a whole request, body included, in ms (default 30 s). */
+  requestTimeoutMs: number;
+  /** Most connections open at once (default: three quarters of the file descriptors, at most 4096). */
+  maxConnections: number;
   /** How long a question may wait for its answer, in ms. */
   askTimeoutMs: number;
   logLevel: LogLevel;
@@ -195,6 +202,9 @@ export const FLAGS: readonly Spec[] = [
   { flag: 'version', env: '', type: 'boolean', help: 'print the version and exit' },
 ];
 
+/** The shortest token taken when the server listens off loopback. */
+const MIN_TOKEN_LENGTH = 16;
+
 /** Flags that only mean something to the HTTP server: given without --http they are refused. */
 const HTTP_ONLY = [
   'host',
@@ -233,6 +243,24 @@ const list = (value: string | undefined): string[] =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+
+/**
+ * Three quarters of this process's file descriptor limit (its soft limit, read from
+ * /proc/self/limits on Linux; 1024 where it cannot be read), at most 4096 and at least 64.
+ */
+export function defaultMaxConnections(): number {
+  let soft = 1024;
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const value = Number(line?.split(/\s{2,}/)[1]);
+    if (Number.isSafeInteger(value) && value > 0) soft = value;
+  } catch {
+    // Not Linux: keep the common default.
+  }
+  return Math.max(64, Math.min(4096, Math.floor(soft * 0.75)));
+}
 
 /** True for 127.0.0.0/8, ::1 and localhost. */
 export function isLoopback(host: string): boolean {
@@ -287,6 +315,9 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     maxSessions: integer(name('max-sessions'), raw('max-sessions') ?? '100', 1, 100_000),
     idleTimeoutMs: integer(name('idle-timeout'), raw('idle-timeout') ?? '1800', 1, 7 * 24 * 3600) * 1000,
     maxBodyBytes: integer(name('max-body'), raw('max-body') ?? String(1024 * 1024), 1024, 1024 * 1024 * 1024),
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    maxConnections: defaultMaxConnections(),
     askTimeoutMs: integer(name('ask-timeout'), raw('ask-timeout') ?? '1800', 1, 7 * 24 * 3600) * 1000,
     logLevel: oneOf(name('log-level'), raw('log-level') ?? 'info', ['error', 'warn', 'info', 'debug'] as const),
     board: values.board === true || (values.board === undefined && bool('RAIDER_BOARD', env.RAIDER_BOARD ?? '0')),
@@ -316,6 +347,14 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     } catch (error) {
       throw new OptionsError(`${name('list')}: ${(error as Error).message}`);
     }
+  }
+  if (values.token === '') {
+    throw new OptionsError('--token: expected a secret of at least 16 characters, received an empty one');
+  }
+  if (options.http && !isLoopback(host) && options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) {
+    throw new OptionsError(
+      `${name('token')}: expected at least ${MIN_TOKEN_LENGTH} characters off loopback (the token is all that guards it), received ${options.token.length}`,
+    );
   }
   if (options.http && !isLoopback(host) && !options.token) {
     throw new OptionsError(

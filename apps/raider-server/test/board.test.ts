@@ -57,7 +57,7 @@ describe('the live board', () => {
   it('shows tasks, moves them live, and answers a question by a click and by keyboard', async () => {
     const server = await boardServer();
     const client = await mcp(server.url);
-    const page = await openBoard(server.url.replace('/mcp', '/'));
+    const page = await openBoard(server.boardUrl as string);
     try {
       await client.callTool({ name: 'task_create', arguments: { subject: 'Design the API', description: '' } });
       await client.callTool({ name: 'task_create', arguments: { subject: 'Write the docs', description: '' } });
@@ -124,7 +124,7 @@ describe('the live board', () => {
         }),
     );
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-    const page = await openBoard(server.url.replace('/mcp', '/'));
+    const page = await openBoard(server.boardUrl as string);
     try {
       const asked = client.callTool({ name: 'ask_user', arguments: { question: 'Which port?' } });
       await page.waitForSelector('form.question');
@@ -146,7 +146,7 @@ describe('the live board', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'raider-board-lists-'));
     const server = await boardServer({ dataDir, list: 'team' });
     const client = await mcp(server.url);
-    const page = await openBoard(server.url.replace('/mcp', '/'));
+    const page = await openBoard(server.boardUrl as string);
     try {
       await client.callTool({ name: 'task_create', arguments: { subject: 'Here', description: '' } });
       await page.waitForSelector('.task .title:text("Here")');
@@ -183,7 +183,7 @@ describe('the live board', () => {
   it('declining on the board is an error result for the model', async () => {
     const server = await boardServer();
     const client = await mcp(server.url);
-    const page = await openBoard(server.url.replace('/mcp', '/'));
+    const page = await openBoard(server.boardUrl as string);
     try {
       const asked = client.callTool({ name: 'ask_user', arguments: { question: 'Delete the branch?' } });
       await page.waitForSelector('form.question');
@@ -211,14 +211,16 @@ describe('the live board', () => {
   });
 
   it('reconnects after the server restarts', async () => {
-    const first = await boardServer();
+    // A token of one's own survives restarts (a generated secret is new with every run).
+    const token = 'a-board-token-of-our-own';
+    const first = await boardServer({ token });
     const port = Number(new URL(first.url).port);
-    const page = await openBoard(first.url.replace('/mcp', '/'));
+    const page = await openBoard(first.boardUrl as string);
     try {
       await first.close();
       await page.waitForSelector('#status:text("Reconnecting…")');
-      const second = await boardServer({ port });
-      const client = await mcp(second.url);
+      const second = await boardServer({ port, token });
+      const client = await mcp(second.url, { authorization: `Bearer ${token}` });
       await client.callTool({ name: 'task_create', arguments: { subject: 'After the restart', description: '' } });
       await page.waitForSelector('.task .title:text("After the restart")', { timeout: 10_000 });
       expect(await page.locator('#status').textContent()).toBe('Live');
@@ -228,6 +230,29 @@ describe('the live board', () => {
       await page.close();
     }
   }, 30_000);
+
+  it('without a token the board still asks for the secret made at start; /mcp on loopback stays open', async () => {
+    const server = await boardServer();
+    try {
+      const base = server.url.replace('/mcp', '/');
+      const secret = new URL(server.boardUrl as string).searchParams.get('token') as string;
+      expect(secret.length).toBeGreaterThanOrEqual(32);
+      // Any local process: no state, no answers, no page without the secret.
+      expect((await get(`${base}board/state`)).status).toBe(401);
+      expect((await get(`${base}board/answer`, {}, 'POST')).status).toBe(401);
+      expect((await get(`${base}board/events`)).status).toBe(401);
+      expect((await get(base)).status).toBe(401);
+      expect((await get(`${base}?token=wrong`)).status).toBe(401);
+      expect((await get(`${base}board/state`, { cookie: `raider_token=${secret}` })).status).toBe(200);
+      // A malformed cookie is a 401 like any wrong token, not a 500.
+      expect((await get(`${base}board/state`, { cookie: 'raider_token=%E0%A4%A' })).status).toBe(401);
+      const client = await mcp(server.url);
+      expect((await client.callTool({ name: 'task_list', arguments: {} })).isError).toBeFalsy();
+      await client.close();
+    } finally {
+      await server.close();
+    }
+  });
 
   it('refuses a foreign Origin and, on a non-loopback bind, a missing token', async () => {
     const server = await boardServer();
@@ -239,18 +264,23 @@ describe('the live board', () => {
     } finally {
       await server.close();
     }
-    const open = await boardServer({ host: '0.0.0.0', token: 'b0ard', allowedHosts: ['127.0.0.1'] });
+    // Bound to every interface, with a token: reached by a loopback name, no --allowed-hosts needed.
+    const open = await boardServer({ host: '0.0.0.0', token: 'b0ard-secret-0123456789' });
     try {
       const page = open.url.replace('0.0.0.0', '127.0.0.1').replace('/mcp', '/');
       expect((await get(page)).status).toBe(401);
       expect((await get(`${page}board/events`)).status).toBe(401);
       expect((await get(`${page}?token=wrong`)).status).toBe(401);
-      const login = await get(`${page}?token=b0ard`);
+      const login = await get(`${page}?token=b0ard-secret-0123456789`);
       expect(login.status).toBe(303);
-      expect(String(login.headers['set-cookie'])).toContain('raider_token=b0ard; HttpOnly; SameSite=Strict');
+      expect(String(login.headers['set-cookie'])).toContain(
+        'raider_token=b0ard-secret-0123456789; HttpOnly; SameSite=Strict',
+      );
       // A browser that was given the token once uses the board with its cookie.
-      const tab = await openBoard(`${page}?token=b0ard`);
-      const client = await mcp(open.url.replace('0.0.0.0', '127.0.0.1'), { authorization: 'Bearer b0ard' });
+      const tab = await openBoard(`${page}?token=b0ard-secret-0123456789`);
+      const client = await mcp(open.url.replace('0.0.0.0', '127.0.0.1'), {
+        authorization: 'Bearer b0ard-secret-0123456789',
+      });
       await client.callTool({ name: 'task_create', arguments: { subject: 'Behind a token', description: '' } });
       await tab.waitForSelector('.task .title:text("Behind a token")');
       await client.close();

@@ -48,6 +48,19 @@ describe('raider-server options', () => {
     );
   });
 
+  it('a token off loopback has at least 16 characters, and --token "" is an error', () => {
+    expect(() => readOptions(['--http', '--host', '0.0.0.0', '--token', 'short'], {})).toThrow(
+      '--token: expected at least 16 characters off loopback (the token is all that guards it), received 5',
+    );
+    expect(() => readOptions(['--http', '--token', ''], {})).toThrow(
+      '--token: expected a secret of at least 16 characters, received an empty one',
+    );
+    expect(readOptions(['--http', '--host', '0.0.0.0', '--token', 'a'.repeat(16)], {}).token).toBe('a'.repeat(16));
+    expect(() => readOptions(['--list', '任'.repeat(28)], {})).toThrow(
+      /--list: list id: expected a name whose file name fits in 255 bytes/,
+    );
+  });
+
   it('an HTTP flag without --http is refused, not silently ignored', () => {
     for (const args of [
       ['--port', '4000'],

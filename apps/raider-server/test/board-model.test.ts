@@ -1,0 +1,65 @@
+// The board's model in milliseconds, with stand-in pages.
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { Board, MAX_UNSENT_BYTES } from '../src/board.js';
+
+/** A page's response that never reads: what is written piles up in writableLength. */
+function stalledPage() {
+  let unsent = 0;
+  let destroyed = false;
+  const closers: (() => void)[] = [];
+  const res = {
+    writeHead: () => res,
+    write: (data: string) => {
+      unsent += Buffer.byteLength(data);
+      return false;
+    },
+    on: (event: string, fn: () => void) => {
+      if (event === 'close') closers.push(fn);
+      return res;
+    },
+    end: () => {},
+    destroy: () => {
+      destroyed = true;
+      for (const fn of closers) fn();
+    },
+    get writableLength() {
+      return unsent;
+    },
+  };
+  return { res: res as unknown as ServerResponse, destroyed: () => destroyed, unsent: () => unsent };
+}
+
+describe('the board model', () => {
+  it('drops a page that reads nothing once its unsent data passes 1 MiB; a reading page stays', async () => {
+    const conversation = {
+      listId: 'big',
+      family: 'tasks',
+      work: () => [],
+      listState: async () => ({
+        family: 'tasks',
+        tasks: Array.from({ length: 1000 }, (_, i) => ({
+          id: String(i + 1),
+          content: `Task ${i + 1} ${'x'.repeat(40)}`,
+          status: 'pending',
+          blockedBy: [],
+        })),
+      }),
+    };
+    const board = new Board(() => [['s1', conversation as never]]);
+    const stalled = stalledPage();
+    const reading = stalledPage();
+    await board.attach(stalled.res);
+    await board.attach(reading.res);
+    for (let update = 0; update < 400 && !stalled.destroyed(); update += 1) {
+      // A page that reads has nothing waiting.
+      Object.defineProperty(reading.res, 'writableLength', { value: 0, configurable: true });
+      await (board as unknown as { broadcast(): Promise<void> }).broadcast();
+    }
+    expect(stalled.destroyed()).toBe(true);
+    expect(stalled.unsent()).toBeLessThan(MAX_UNSENT_BYTES + 200_000);
+    expect(reading.destroyed()).toBe(false);
+    expect(board.open).toBe(true);
+    board.close();
+  });
+});
