@@ -60,7 +60,11 @@ async function main(): Promise<void> {
     const server = await startStdio(options, log);
     log.info(`serving over stdio (family ${options.family}, names ${options.names})`);
     close = () => server.close();
-    void server.closed.then(() => shutdown('the client went away'));
+    void server.closed.then((end) => {
+      if (!end.failed) return shutdown(end.reason);
+      log.error(end.reason);
+      process.exit(1);
+    });
   }
 
   let stopping = false;

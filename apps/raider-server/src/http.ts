@@ -15,6 +15,7 @@ import { ListIdError, listFileName, watchLists } from './file-store.js';
 import { type Body, readBody } from './http/body.js';
 import { type Logger, silent } from './log.js';
 import { isLoopback, type ServerOptions } from './options.js';
+import { SHUTDOWN_GRACE_MS } from './stdio.js';
 import { guardToolCalls } from './tool-call-guard.js';
 
 /** The header a client names its list with (ignored when the server has --list). */
@@ -35,8 +36,11 @@ export interface HttpServer {
   /** With --board: the board's URL with its secret as `?token=` (the page then keeps it in a cookie). */
   readonly boardUrl: string | undefined;
   readonly sessions: ReadonlyMap<string, unknown>;
-  /** Stops accepting, ends open questions, closes every session. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting (new requests answer 503), withdraws open questions, lets the requests in
+   * flight finish and answer (at most `graceMs`), then closes every session.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 function rpcError(
@@ -354,12 +358,19 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
       ? `http://${isWildcard(options.host) ? '127.0.0.1' : shownHost}:${port}/?token=${encodeURIComponent(boardSecret)}`
       : undefined,
     sessions,
-    async close() {
+    async close(graceMs = SHUTDOWN_GRACE_MS) {
       closing = true;
       unwatch();
-      board?.close();
       clearInterval(sweep);
+      // No new connections, and new requests on open ones answer 503; open questions are
+      // withdrawn (their calls answer at once); the calls in flight finish and answer.
       const done = new Promise<void>((resolve) => http.close(() => resolve()));
+      for (const session of sessions.values()) session.conversation.endQuestions('the server is shutting down');
+      const busy = () => [...sessions.values()].reduce((sum, session) => sum + session.inFlight, 0);
+      const deadline = Date.now() + graceMs;
+      while (busy() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      if (busy() > 0) log.warn(`${busy()} requests were still running after ${graceMs} ms; they get no answer`);
+      board?.close();
       await Promise.all(
         [...sessions.keys()].map(async (sid) => {
           const session = sessions.get(sid);

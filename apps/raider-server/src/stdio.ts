@@ -4,15 +4,27 @@ import { type Conversation, createConversation, listFor } from './conversation.j
 import { listFileName, projectListId, watchLists } from './file-store.js';
 import { type Logger, silent } from './log.js';
 import type { ServerOptions } from './options.js';
-import { guardToolCalls } from './tool-call-guard.js';
+import { tapTransport } from './tool-call-guard.js';
+
+/** How long a shutdown waits for the calls in flight to finish, in ms (the whole stop takes < 5 s). */
+export const SHUTDOWN_GRACE_MS = 4000;
+
+/** Why a stdio server ended: the client went away, a shutdown, or a failure (`failed`: exit 1). */
+export interface StdioEnd {
+  reason: string;
+  failed: boolean;
+}
 
 /** A running stdio server. */
 export interface StdioServer {
   readonly conversation: Conversation;
-  /** Resolves when the client goes away (stdin ends). */
-  readonly closed: Promise<void>;
-  /** Ends open questions and closes the conversation. */
-  close(reason?: string): Promise<void>;
+  /** Resolves when the server ends: the client went away (stdin ended), it was closed, or it failed. */
+  readonly closed: Promise<StdioEnd>;
+  /**
+   * Stops taking calls, withdraws open questions, lets the calls in flight finish and answer
+   * (at most `graceMs`), then closes the conversation.
+   */
+  close(reason?: string, graceMs?: number): Promise<void>;
 }
 
 /**
@@ -44,20 +56,37 @@ export async function startStdio(
         })
       : () => {};
   const transport = new StdioServerTransport();
-  let markClosed: () => void = () => {};
-  const closed = new Promise<void>((resolve) => {
+  let markClosed: (end: StdioEnd) => void = () => {};
+  const closed = new Promise<StdioEnd>((resolve) => {
     markClosed = resolve;
   });
-  transport.onclose = () => markClosed();
-  process.stdin.once('end', () => markClosed());
-  await conversation.server.connect(guardToolCalls(transport));
+  // A message past the transport's size limit makes it give up reading: say so, not "the client
+  // went away".
+  let failure: string | undefined;
+  transport.onerror = (error) => {
+    if (/exceeded maximum size/.test(error.message)) {
+      failure = `a message from the client passed the stdio transport's limit (${error.message}); the server stops`;
+    }
+  };
+  transport.onclose = () =>
+    markClosed(failure ? { reason: failure, failed: true } : { reason: 'the client went away', failed: false });
+  process.stdin.once('end', () => markClosed({ reason: 'the client went away', failed: false }));
+  const tapped = tapTransport(transport);
+  await conversation.server.connect(tapped.transport);
   return {
     conversation,
     closed,
-    async close(reason = 'the server is shutting down') {
+    async close(reason = 'the server is shutting down', graceMs = SHUTDOWN_GRACE_MS) {
       unwatch();
+      // Take no new calls; withdraw open questions (their calls answer at once); let the calls in
+      // flight finish and answer, then close.
+      process.stdin.pause();
+      conversation.endQuestions(reason);
+      if (!(await tapped.drained(graceMs))) {
+        log.warn(`${tapped.inFlight()} calls were still running after ${graceMs} ms; they get no answer`);
+      }
       await conversation.close(reason);
-      markClosed();
+      markClosed({ reason, failed: false });
     },
   };
 }

@@ -36,16 +36,31 @@ export function toolCallProblem(params: unknown): string | undefined {
   return undefined;
 }
 
+/** A transport with the guard in front, and the count of the requests it is serving. */
+export interface TappedTransport<T extends Transport> {
+  readonly transport: T;
+  /** Requests received and not yet answered (the calls in flight). */
+  inFlight(): number;
+  /** Resolves true once no request is in flight, or false after `timeoutMs` with some still open. */
+  drained(timeoutMs: number): Promise<boolean>;
+}
+
 /**
  * Returns `transport` with a guard on its incoming messages: a `tools/call` request whose params
- * are malformed is answered -32602 with one readable line, and the server never sees it. Apply it
- * before `server.connect(transport)`.
+ * are malformed is answered -32602 with one readable line, and the server never sees it. It also
+ * counts the requests in flight (received, not yet answered), so a shutdown can answer them before
+ * it closes. Apply it before `server.connect(transport)`.
  *
  * @example
- * await conversation.server.connect(guardToolCalls(new StdioServerTransport()));
+ * const tapped = tapTransport(new StdioServerTransport());
+ * await conversation.server.connect(tapped.transport);
+ * // on SIGTERM: stop reading, then
+ * await tapped.drained(4500);
  */
-export function guardToolCalls<T extends Transport>(transport: T): T {
+export function tapTransport<T extends Transport>(transport: T): TappedTransport<T> {
   let inner: Transport['onmessage'];
+  const open = new Set<string | number>();
+  let onDrained: (() => void) | undefined;
   const guarded: NonNullable<Transport['onmessage']> = (message, extra) => {
     const request = message as { id?: string | number; method?: string; params?: unknown };
     const problem = request.method === 'tools/call' && request.id !== undefined && toolCallProblem(request.params);
@@ -58,6 +73,7 @@ export function guardToolCalls<T extends Transport>(transport: T): T {
       transport.send(reply).catch(() => {});
       return;
     }
+    if (request.method !== undefined && request.id !== undefined) open.add(request.id);
     inner?.(message, extra);
   };
   // The server sets onmessage when it connects; it gets the guard in front of its handler. A
@@ -79,5 +95,32 @@ export function guardToolCalls<T extends Transport>(transport: T): T {
       setter?.call(transport, handler ? guarded : undefined);
     },
   });
-  return transport;
+  // An answer (a result or an error for a request id) ends that request once it is written.
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    await send(message, options);
+    const answer = message as { id?: string | number; method?: string };
+    if (answer.method === undefined && answer.id !== undefined && open.delete(answer.id) && open.size === 0) {
+      onDrained?.();
+    }
+  };
+  return {
+    transport,
+    inFlight: () => open.size,
+    drained(timeoutMs) {
+      if (open.size === 0) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(false), timeoutMs);
+        onDrained = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+    },
+  };
+}
+
+/** `tapTransport(transport).transport`: the guard alone. */
+export function guardToolCalls<T extends Transport>(transport: T): T {
+  return tapTransport(transport).transport;
 }

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -73,6 +76,80 @@ describe('shutdown', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(cancelled()).toBe(true);
   });
+
+  it('SIGTERM during 300 pipelined stdio calls: what was saved was answered, no lock left, exit 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'raider-shutdown-'));
+    const child = spawn(process.execPath, [CLI, '--data-dir', dir, '--list', 'team'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', RAIDER_LOG_LEVEL: 'error' },
+    });
+    children.push(child);
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    send({
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    send({ method: 'notifications/initialized' });
+    for (let i = 1; i <= 300; i += 1) {
+      send({
+        id: i,
+        method: 'tools/call',
+        params: { name: 'task_create', arguments: { subject: `T${i}`, description: '' } },
+      });
+    }
+    // Terminate once a few creates are acknowledged, with many still queued or in flight.
+    await expect
+      .poll(() => (stdout.match(/created successfully/g) ?? []).length, { timeout: 30_000 })
+      .toBeGreaterThan(3);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    const answers = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: number; result?: { content?: { text: string }[] } });
+    const acknowledged = new Set(
+      answers.flatMap((a) => {
+        const match = /^Task #(\d+) created successfully: (T\d+)$/.exec(a.result?.content?.[0]?.text ?? '');
+        return match ? [`${match[1]}=${match[2]}`] : [];
+      }),
+    );
+    const saved = JSON.parse(readFileSync(join(dir, 'team.json'), 'utf8')) as {
+      tasks: { tasks: { id: string; content: string }[] };
+    };
+    // Nothing saved without an answer (a client retrying would duplicate it), nothing answered unsaved.
+    expect(new Set(saved.tasks.tasks.map((t) => `${t.id}=${t.content}`))).toEqual(acknowledged);
+    expect(readdirSync(dir).filter((name) => name.includes('.lock') || name.endsWith('.tmp'))).toEqual([]);
+  }, 60_000);
+
+  it('SIGTERM with HTTP calls in flight: each gets its real answer, not an empty 200', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'raider-shutdown-http-'));
+    const { child, url } = await spawnHttp(['--data-dir', dir, '--list', 'team']);
+    const client = new Client({ name: 'busy', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      client.callTool({ name: 'task_create', arguments: { subject: `H${i}`, description: 'x'.repeat(2000) } }).then(
+        (result) => textOf(result) ?? '',
+        (error: Error) => `failed: ${error.message}`,
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    child.kill('SIGTERM');
+    const texts = await Promise.all(calls);
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    const answered = texts.filter((text) => /^Task #\d+ created successfully: H\d+$/.test(text));
+    // Calls refused at the door say so (503); none is left without an answer.
+    for (const text of texts)
+      expect(text === '' ? 'an empty answer' : text).toMatch(
+        /created successfully|failed: .*(503|shutting down|fetch failed|ECONNREFUSED|terminated|closed)/,
+      );
+    const saved = JSON.parse(readFileSync(join(dir, 'team.json'), 'utf8')) as { tasks: { tasks: unknown[] } };
+    expect(saved.tasks.tasks).toHaveLength(answered.length);
+  }, 60_000);
 
   it('a session with a question in flight is not idle', async () => {
     const options = { ...readOptions(['--http', '--port', '0'], {}), idleTimeoutMs: 100 };

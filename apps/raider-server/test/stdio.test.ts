@@ -150,6 +150,24 @@ describe('raider-server over stdio', () => {
     expect(updates).toHaveLength(2);
   });
 
+  it('a message past the stdio transport limit ends the server with a log line that says so, exit 1', async () => {
+    const child = spawn(process.execPath, [CLI], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.stdin.on('error', () => {});
+    const chunk = 'x'.repeat(1024 * 1024);
+    for (let i = 0; i < 12; i += 1) child.stdin.write(chunk);
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /raider-server error: a message from the client passed the stdio transport's limit \(ReadBuffer exceeded maximum size of 10485760 bytes\); the server stops/,
+    );
+    expect(stderr).not.toContain('the client went away');
+  }, 30_000);
+
   it('stdout carries protocol only: every line is a JSON-RPC message; the logs go to stderr', async () => {
     const child = spawn(process.execPath, [CLI], {
       env: { PATH: process.env.PATH ?? '', RAIDER_LOG_LEVEL: 'debug' },
