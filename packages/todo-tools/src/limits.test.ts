@@ -85,3 +85,41 @@ describe('dependency cycles', () => {
     expect((await todos.updateTask({ taskId: '4', addBlockedBy: ['3'] })).text).toBe('Updated task #4 blockedBy');
   });
 });
+
+describe('a stored list with metadata nested too deep (written before the limit, or by hand)', () => {
+  const storeOf = (state: unknown) => ({
+    load: async () => state,
+    transact: async (fn: (current: unknown) => unknown) => ((await fn(state)) as { result: unknown }).result,
+  });
+
+  it('is refused with a clear error naming the task, not a stack overflow', async () => {
+    const deep = nested(4_500);
+    const task = {
+      id: '1',
+      content: 'A',
+      status: 'pending',
+      activeForm: 'A',
+      description: '',
+      blocks: [],
+      blockedBy: [],
+    };
+    const tools = new TodoTools({
+      taskStore: storeOf({ tasks: [{ ...task, metadata: { deep } }], nextId: 2 }) as never,
+    });
+    expect((await tools.createTask({ subject: 'B', description: '' })).text).toBe(
+      "Error: the task list could not be read or saved: the stored list: task #1's metadata nests deeper than 32 levels; fix or remove it",
+    );
+    const todo = new TodoTool({
+      store: storeOf({ tasks: [{ id: 1, subject: 'A', status: 'pending', metadata: { deep } }], nextId: 2 }) as never,
+    });
+    expect((await todo.callAsync({ action: 'list' })).details.error).toBe(
+      "the list could not be read or saved: the stored list: task #1's metadata nests deeper than 32 levels; fix or remove it",
+    );
+    expect(() =>
+      new TodoTool().restore({
+        tasks: [{ id: 1, subject: 'A', status: 'pending', metadata: { deep } }],
+        nextId: 2,
+      } as never),
+    ).toThrow(/TodoTool.restore: task #1's metadata nests deeper than 32 levels/);
+  });
+});

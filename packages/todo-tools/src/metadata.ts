@@ -44,3 +44,18 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   }
   return false;
 }
+
+/**
+ * The text saying which task of a stored list has metadata nested deeper than `max` levels, or
+ * undefined when none has. Iterative: a list written before the limit existed (or by hand) is
+ * refused with this text instead of exhausting the stack in whatever walks it next.
+ */
+export function tooDeeplyNested(tasks: unknown, max: number): string | undefined {
+  if (!Array.isArray(tasks)) return undefined;
+  for (const task of tasks as { id?: unknown; metadata?: unknown }[]) {
+    if (nestsDeeperThan(task?.metadata, max)) {
+      return `task #${String(task.id)}'s metadata nests deeper than ${max} levels; fix or remove it`;
+    }
+  }
+  return undefined;
+}

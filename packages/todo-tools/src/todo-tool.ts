@@ -7,6 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
+import { tooDeeplyNested } from './metadata.js';
 import { serial } from './serial.js';
 import type { ListStore } from './store.js';
 import { guidanceText, type TodoGuidance } from './todo-guidance.js';
@@ -158,6 +159,8 @@ export class TodoTool {
 
   /** Takes over a stored snapshot (an empty list when there is none). */
   private load(snapshot: TodoSnapshot | undefined): void {
+    const tooDeep = tooDeeplyNested(snapshot?.tasks, this.limits.maxMetadataDepth);
+    if (tooDeep) throw new TypeError(`the stored list: ${tooDeep}`);
     const valid = readSnapshot(snapshot ?? { tasks: [], nextId: 1 });
     if (typeof valid === 'string') throw new TypeError(`the stored list is not a valid snapshot: ${valid}`);
     this.state.load(valid);
@@ -204,6 +207,8 @@ export class TodoTool {
    * @throws TypeError naming what is wrong when it does not validate; the state is then unchanged.
    */
   restore(snapshot: TodoSnapshot): void {
+    const tooDeep = tooDeeplyNested(snapshot?.tasks, this.limits.maxMetadataDepth);
+    if (tooDeep) throw new TypeError(`TodoTool.restore: ${tooDeep}`);
     const valid = readSnapshot(snapshot);
     if (typeof valid === 'string') throw new TypeError(`TodoTool.restore: invalid snapshot: ${valid}`);
     this.state.load(valid);

@@ -6,6 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
+import { tooDeeplyNested } from './metadata.js';
 import { received } from './received.js';
 import { formatIssues, taskSchemas, todoItemSchema, todoWriteSchema } from './schemas.js';
 import { serial } from './serial.js';
@@ -276,6 +277,8 @@ export class TodoTools {
   }
 
   private validList(fn: string, list: unknown): TaskItem[] {
+    const tooDeep = tooDeeplyNested(list, this.limits.maxMetadataDepth);
+    if (tooDeep) throw new TypeError(`${fn}: ${tooDeep}`);
     const parsed = restoreSchema.safeParse(list);
     if (!parsed.success) {
       throw new TypeError(`${fn}: expected a task list in onUpdate's shape: ${formatIssues(parsed.error)}`);
