@@ -37,10 +37,7 @@ export async function serveBoard(board: Board, req: IncomingMessage, res: Server
     let body: { id?: unknown; answer?: unknown; decline?: unknown };
     try {
       const read = await readBody(req, ANSWER_LIMIT);
-      if ('tooLarge' in read) {
-        res.setHeader('connection', 'close');
-        return json(res, 413, { error: `expected a body of at most ${ANSWER_LIMIT} bytes` });
-      }
+      if ('tooLarge' in read) return json(res, 413, { error: `expected a body of at most ${ANSWER_LIMIT} bytes` });
       body = JSON.parse(read.text) as typeof body;
     } catch {
       return json(res, 400, { error: 'expected a JSON body { id, answer } or { id, decline: true }' });

@@ -177,9 +177,9 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
         return rpcError(res, 400, -32600, 'Invalid request: the body could not be read');
       }
       if ('tooLarge' in read) {
-        return rpcError(res, 413, -32600, `Request body too large: expected at most ${options.maxBodyBytes} bytes`, {
-          connection: 'close',
-        });
+        // The rest of the body is drained unread (closing at once could reset the connection
+        // before the client reads this answer); the request timeout bounds how long.
+        return rpcError(res, 413, -32600, `Request body too large: expected at most ${options.maxBodyBytes} bytes`);
       }
       try {
         body = JSON.parse(read.text);

@@ -49,7 +49,8 @@ function flood(url: string, megabytes: number, headers: Record<string, string> =
     let answered = false;
     let over = false;
     const settle = () => {
-      if (answered && over) resolve(status);
+      // A connection that went away without an answer resolves too (status 0), never hangs.
+      if (over && (answered || req.destroyed)) resolve(status);
     };
     const req = request(
       {
@@ -95,7 +96,7 @@ function peakRssMb(pid: number): number {
 }
 
 describe('request bodies', () => {
-  it('300 MB sent to the board and to /mcp: 413 for each, the server alive, its memory bounded', async () => {
+  it('300 MB sent to the board, 100 MB to /mcp: 413 for each, the server alive, its memory bounded', async () => {
     const child = spawn(process.execPath, [CLI, '--http', '--port', '0', '--board'], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { PATH: process.env.PATH ?? '' },
@@ -113,7 +114,7 @@ describe('request bodies', () => {
       const secret = new URL(boardUrl).searchParams.get('token') as string;
       const base = boardUrl.replace(/\?.*$/, '');
       expect(await flood(`${base}board/answer`, 300, { cookie: `raider_token=${secret}` })).toBe(413);
-      expect(await flood(`${base}mcp`, 300)).toBe(413);
+      expect(await flood(`${base}mcp`, 100)).toBe(413);
       const health = await fetch(`${base}healthz`);
       expect(health.status).toBe(200);
       expect(peakRssMb(child.pid as number)).toBeLessThan(250);
