@@ -1,5 +1,5 @@
 /** A logger that writes to stderr only: over stdio, stdout carries the protocol and nothing else. */
-import type { LogLevel } from './options.js';
+import type { LogLevel } from './types.js';
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 

@@ -5,14 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS, type TodoLimits } from '@raider/todo-tools';
-import { listFileName } from './file-store.js';
+import { listFileName } from './lists/list-file.js';
 
-/** Which task-list family a conversation gets. */
-export type Family = 'tasks' | 'todo_write' | 'todo';
-/** Whose tool names the tools carry. */
-export type Names = 'raider' | 'claude';
-/** How much goes to stderr. */
-export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+import type { Family, LogLevel, Names } from './types.js';
 
 /** The server's settings. */
 export interface ServerOptions {

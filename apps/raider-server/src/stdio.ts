@@ -1,10 +1,10 @@
 /** stdio: one conversation for the process; stdout carries the protocol only. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { type Conversation, createConversation, listFor } from './conversation.js';
-import { listFileName, projectListId, watchLists } from './file-store.js';
+import { type Conversation, createConversation, listFor } from './conversation/conversation.js';
+import { listFileName, projectListId, watchLists } from './lists/list-file.js';
 import { type Logger, silent } from './log.js';
 import type { ServerOptions } from './options.js';
-import { tapTransport } from './tool-call-guard.js';
+import { tapTransport } from './transport-tap.js';
 
 /** How long a shutdown waits for the calls in flight to finish, in ms (the whole stop takes < 5 s). */
 export const SHUTDOWN_GRACE_MS = 4000;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listFileName, listFilePath, openListFile, projectListId } from '../src/index.js';
+import { listFileName, listFilePath, openListFile, projectListId } from '../src/lists/list-file.js';
 import { stdioClient, textOf } from './helpers.js';
 
 const open: Client[] = [];

@@ -23,11 +23,11 @@ import {
   type TodoWriteState,
 } from '@raider/todo-tools';
 import { claudeName, raiderInput } from '@raider/tool-names';
-import { openListFile } from './file-store.js';
+import { openListFile } from '../lists/list-file.js';
+import { type Logger, silent } from '../log.js';
+import type { Family, Names } from '../types.js';
+import { VERSION } from '../version.js';
 import { instructions } from './instructions.js';
-import { type Logger, silent } from './log.js';
-import type { Family, Names } from './options.js';
-import { VERSION } from './version.js';
 
 /** The resource with the conversation's task list. */
 export const TASKS_URI = 'raider://tasks';

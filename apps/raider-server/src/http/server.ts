@@ -9,14 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { Board, serveBoard } from './board-routes.js';
-import { type Conversation, createConversation, listFor, SharedListLimitError } from './conversation.js';
-import { ListIdError, listFileName, watchLists } from './file-store.js';
-import { type Body, readBody } from './http/body.js';
-import { type Logger, silent } from './log.js';
-import { isLoopback, type ServerOptions } from './options.js';
-import { SHUTDOWN_GRACE_MS } from './stdio.js';
-import { guardToolCalls } from './tool-call-guard.js';
+import { Board, serveBoard } from '../board/routes.js';
+import { type Conversation, createConversation, listFor, SharedListLimitError } from '../conversation/conversation.js';
+import { ListIdError, listFileName, watchLists } from '../lists/list-file.js';
+import { type Logger, silent } from '../log.js';
+import { isLoopback, type ServerOptions } from '../options.js';
+import { SHUTDOWN_GRACE_MS } from '../stdio.js';
+import { guardToolCalls } from '../transport-tap.js';
+import { type Body, readBody } from './body.js';
 
 /** The header a client names its list with (ignored when the server has --list). */
 export const LIST_HEADER = 'x-raider-list';

@@ -1,7 +1,7 @@
 /** The server `instructions`: how a model should use the family this conversation mounts. */
 import { TODO_GUIDANCE } from '@raider/todo-tools';
 import { claudeName } from '@raider/tool-names';
-import type { Family, Names } from './options.js';
+import type { Family, Names } from '../types.js';
 
 /** The instructions for a family under a naming. */
 export function instructions(family: Family, names: Names): string {

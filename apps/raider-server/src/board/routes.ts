@@ -1,10 +1,11 @@
 /** The board's HTTP routes: the prebuilt page, its event stream, its state and its answers. */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readBody } from '../http/body.js';
 import { Board, type BoardAnswer } from './board.js';
-import { readBody } from './http/body.js';
 
 /** The largest answer body the board takes, in bytes. */
 const ANSWER_LIMIT = 64 * 1024;
@@ -12,8 +13,15 @@ const ANSWER_LIMIT = 64 * 1024;
 /** The board these routes serve. */
 export { Board };
 
+/** The folder of this package (the one with its package.json), from the source or the bundle alike. */
+function packageDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
 /** The page, built by Vite into dist/board and shipped inside the package. */
-export const BOARD_DIR = fileURLToPath(new URL('../dist/board/', import.meta.url));
+export const BOARD_DIR = join(packageDir(), 'dist', 'board');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { type Answerer, AskError, type Asker } from '@raider/ask-tools';
-import type { Conversation } from './conversation.js';
+import type { Conversation } from '../conversation/conversation.js';
 
 /** A task as the board shows it, whatever the family. */
 export interface BoardTask {
