@@ -3,7 +3,7 @@
  * kind and size with a short excerpt, so an error never echoes a huge value back into a model's
  * context (`received a string of 1000000 characters ("aaaa…")`).
  */
-import { neutralise } from './todo-text.js';
+import { neutralise } from './todo/todo-text.js';
 
 /** Longest quoted value, in characters. */
 const QUOTE_LIMIT = 80;

@@ -3,8 +3,8 @@
  * the same whatever the size of the list. `blocks` and `blockedBy` are kept as mirrored sets, so
  * a delete touches only the task's neighbours.
  */
-import { copyMetadata, mergeMetadata } from './metadata.js';
-import type { TaskItem, TodoStatus } from './types.js';
+import { copyMetadata, mergeMetadata } from '../metadata.js';
+import type { TaskItem, TodoStatus } from '../types.js';
 
 /** A task as stored. */
 export interface StoredTask {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type TaskItem, TodoTools } from './index.js';
+import { type TaskItem, TodoTools } from '../index.js';
 
 const id = fc.integer({ min: 1, max: 12 }).map(String);
 const subject = fc.oneof(fc.constantFrom('A', 'B', 'Fix it', ' ', ''), fc.string({ maxLength: 8 }));

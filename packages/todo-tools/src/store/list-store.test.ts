@@ -9,7 +9,7 @@ import {
   TodoTool,
   TodoTools,
   type TodoWriteState,
-} from './index.js';
+} from '../index.js';
 
 /** A store whose every read and transaction fails, as a corrupt file would. */
 function brokenStore<T>(message: string): ListStore<T> {

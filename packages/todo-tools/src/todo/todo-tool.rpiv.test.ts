@@ -4,7 +4,7 @@
 // (README, "Where we differ"), the generator leaves that input out.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TodoTool } from './index.js';
+import { TodoTool } from '../index.js';
 
 const id = fc.integer({ min: 1, max: 6 });
 const ids = fc.array(id, { minLength: 1, maxLength: 3 });

@@ -9,7 +9,7 @@ import {
   type TodoSnapshot,
   type TodoTaskStatus,
   TodoTool,
-} from './index.js';
+} from '../index.js';
 
 const clients: Client[] = [];
 afterEach(async () => {

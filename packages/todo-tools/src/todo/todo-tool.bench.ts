@@ -2,7 +2,7 @@
 // snapshot of N tasks, each third one waiting on the one before). Run with
 // `pnpm --filter @raider/todo-tools bench`.
 import { bench, describe } from 'vitest';
-import { type TodoTask, TodoTool } from './index.js';
+import { type TodoTask, TodoTool } from '../index.js';
 
 function toolOf(size: number): TodoTool {
   const tasks: TodoTask[] = Array.from({ length: size }, (_, i) => ({

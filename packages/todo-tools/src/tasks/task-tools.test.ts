@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type TaskItem, TodoTools } from './index.js';
+import { type TaskItem, TodoTools } from '../index.js';
 
 async function withTasks(subjects: string[], options = {}) {
   const todos = new TodoTools(options);

@@ -1,7 +1,7 @@
 /** todo_write: checks the whole list it is given and renders the answer. It holds no list. */
 import type { z } from 'zod';
-import { received } from './received.js';
-import type { TodoItem } from './types.js';
+import { received } from '../received.js';
+import type { TodoItem } from '../types.js';
 
 /** Thrown by `check` for a list todo_write refuses; names the first wrong item. */
 export class TodoListError extends Error {

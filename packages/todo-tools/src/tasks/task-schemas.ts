@@ -6,10 +6,10 @@
  * field goes before it (`todos.1.status: expected one of …`).
  */
 import { z } from 'zod';
-import type { TodoLimits } from './limits.js';
-import { nestsDeeperThan } from './metadata.js';
-import { received } from './received.js';
-import { jsonRecord } from './tool-input.js';
+import type { TodoLimits } from '../limits.js';
+import { nestsDeeperThan } from '../metadata.js';
+import { received } from '../received.js';
+import { jsonRecord } from '../tool-input.js';
 
 /**
  * The issues of a failed parse in one line, each as `field: message` (`metadata: expected an

@@ -6,18 +6,18 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
-import { tooDeeplyNested } from './metadata.js';
-import { serial } from './serial.js';
-import type { ListStore } from './store.js';
+import { DEFAULT_LIMITS, type TodoLimits } from '../limits.js';
+import { tooDeeplyNested } from '../metadata.js';
+import { serial } from '../serial.js';
+import type { ListStore } from '../store/list-store.js';
+import { advertised, jsonRecord } from '../tool-input.js';
+import { VERSION } from '../version.js';
 import { guidanceText, type TodoGuidance } from './todo-guidance.js';
 import { readParams, TODO_ACTIONS, TODO_STATUSES } from './todo-params.js';
 import { readSnapshot } from './todo-replay.js';
 import { type Outcome, TodoState } from './todo-state.js';
 import { errorText } from './todo-text.js';
 import type { TodoDetails, TodoResult, TodoSnapshot } from './todo-types.js';
-import { advertised, jsonRecord } from './tool-input.js';
-import { VERSION } from './version.js';
 
 /** Options of {@link TodoTool}. */
 export interface TodoToolOptions {

@@ -7,7 +7,7 @@
  * vector: a snapshot captures the vector in constant time and builds its array only when read, so
  * the whole-list `details` every result carries costs nothing until someone looks at it.
  */
-import { copyMetadata, mergeMetadata } from './metadata.js';
+import { copyMetadata, mergeMetadata } from '../metadata.js';
 import { PersistentVector } from './persistent-vector.js';
 import type { TodoParams } from './todo-params.js';
 import {

@@ -2,9 +2,9 @@
  * Reading the parameters of a `todo` call: types, numeric-string ids, which parameters an action
  * takes, and limits. Everything here runs before any change, so a rejected call changes nothing.
  */
-import type { TodoLimits } from './limits.js';
-import { nestsDeeperThan } from './metadata.js';
-import { received } from './received.js';
+import type { TodoLimits } from '../limits.js';
+import { nestsDeeperThan } from '../metadata.js';
+import { received } from '../received.js';
 import type { TodoAction, TodoTaskStatus } from './todo-types.js';
 
 /** The actions, in the seed's order. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TodoListError, TodoTools } from './index.js';
+import { TodoListError, TodoTools } from '../index.js';
 
 describe('check', () => {
   const todos = new TodoTools();

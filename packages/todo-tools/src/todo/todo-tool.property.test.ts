@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { replay, TodoTool } from './index.js';
+import { replay, TodoTool } from '../index.js';
 
 // Mostly ids of tasks that exist in a short run, sometimes as strings, rarely wrong.
 const id = fc.oneof(

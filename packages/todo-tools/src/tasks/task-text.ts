@@ -1,5 +1,5 @@
 /** The answer texts of task_list and task_get, exactly as Claude Code words them. */
-import type { StoredTask, TaskStore } from './task-store.js';
+import type { StoredTask, TaskStore } from './task-list.js';
 
 const ids = (list: Iterable<string>): string => [...list].map((id) => `#${id}`).join(', ');
 

@@ -4,9 +4,9 @@
  * one transaction. A file store (raider-server's) or a networked one plugs in here without
  * touching the tools.
  */
-import { serial } from './serial.js';
-import type { TodoSnapshot } from './todo-types.js';
-import type { TaskItem, TodoItem } from './types.js';
+import { serial } from '../serial.js';
+import type { TodoSnapshot } from '../todo/todo-types.js';
+import type { TaskItem, TodoItem } from '../types.js';
 
 /** What a transaction's function returns: the state to write (none: nothing changed) and its result. */
 export interface Transaction<T, R> {

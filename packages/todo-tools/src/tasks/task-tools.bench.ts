@@ -1,7 +1,7 @@
 // Cost of the task tools against the size of the list: create, update and get must not grow
 // with it; list is linear. Run with `pnpm --filter @raider/todo-tools bench`.
 import { bench, describe } from 'vitest';
-import { TodoTools } from './index.js';
+import { TodoTools } from '../index.js';
 
 async function listOf(size: number): Promise<TodoTools> {
   const todos = new TodoTools({ limits: { maxTasks: Number.MAX_SAFE_INTEGER } });
