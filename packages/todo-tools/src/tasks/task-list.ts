@@ -76,7 +76,7 @@ export function toItem(task: StoredTask): TaskItem {
 }
 
 /** The task list: tasks by id, in id order, and the next id to hand out. */
-export class TaskStore {
+export class TaskList {
   /** Insertion order is id order: new ids are always above every stored one. */
   readonly byId = new Map<string, StoredTask>();
   /** The next id; never goes down, so no id is used twice. */

@@ -1,5 +1,5 @@
 /** The answer texts of task_list and task_get, exactly as Claude Code words them. */
-import type { StoredTask, TaskStore } from './task-list.js';
+import type { StoredTask, TaskList } from './task-list.js';
 
 const ids = (list: Iterable<string>): string => [...list].map((id) => `#${id}`).join(', ');
 
@@ -12,7 +12,7 @@ export function isInternal(task: StoredTask): boolean {
  * One task_list line: `#ID [STATUS] SUBJECT (OWNER) [blocked by #A, #B]`, the owner only when
  * set, the blockers only those not completed yet.
  */
-export function listLine(task: StoredTask, store: TaskStore): string {
+export function listLine(task: StoredTask, store: TaskList): string {
   let line = `#${task.id} [${task.status}] ${task.subject}`;
   if (task.owner !== undefined) line += ` (${task.owner})`;
   const open = [...task.blockedBy].filter((id) => store.get(id)?.status !== 'completed');

@@ -1,6 +1,16 @@
-/** todo_write: checks the whole list it is given and renders the answer. It holds no list. */
-import type { z } from 'zod';
+/**
+ * todo_write (seed 000, shaped after Claude Code's TodoWrite): checks the whole list it is given,
+ * keeps it in a store when there is one, hands it to `onUpdate` and renders the answer. It holds
+ * no list of its own.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { type Answer, rejected, storeProblem, toResult } from '../answer.js';
+import type { TodoLimits } from '../limits.js';
 import { received } from '../received.js';
+import { objectError, status, TASK_STATUSES, text } from '../schema-fields.js';
+import type { ListStore, TodoWriteState } from '../store/list-store.js';
+import { advertised } from '../tool-input.js';
 import type { TodoItem } from '../types.js';
 
 /** Thrown by `check` for a list todo_write refuses; names the first wrong item. */
@@ -72,4 +82,108 @@ export function renderTodos(list: readonly TodoItem[]): string {
     .map((s) => `${counts[s]} ${s}`);
   const head = `${list.length} ${list.length === 1 ? 'todo' : 'todos'}${parts.length ? ` (${parts.join(', ')})` : ''}`;
   return [head, ...list.map((item, i) => `${i + 1}. [${item.status}] ${item.content}`)].join('\n');
+}
+
+/** The schema of one todo_write item for one set of limits. */
+export function todoItemSchema(limits: TodoLimits) {
+  return z.strictObject(
+    {
+      content: text(limits.maxSubjectLength, { blank: false }).describe('What to do, imperative.'),
+      status: status(TASK_STATUSES).describe('pending, in_progress (at most one item) or completed.'),
+      activeForm: text(limits.maxActiveFormLength, { blank: false })
+        .optional()
+        .describe('Present continuous form; defaults to content.'),
+    },
+    { error: objectError('an item { content, status, activeForm? }') },
+  );
+}
+
+/** The input schema of todo_write for one set of limits. */
+export function todoWriteSchema(limits: TodoLimits) {
+  return z.strictObject(
+    {
+      todos: z
+        .array(todoItemSchema(limits), {
+          error: (issue) => `expected an array of items, received ${received(issue.input)}`,
+        })
+        .refine((items) => items.length <= limits.maxTodoItems, {
+          error: (issue) =>
+            `expected at most ${limits.maxTodoItems} items, received ${(issue.input as unknown[]).length}`,
+        })
+        .describe('The whole updated list; at most one item in_progress.'),
+    },
+    { error: objectError('an object of arguments') },
+  );
+}
+
+const todoSchema = z.object({
+  content: z.string(),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+  activeForm: z.string(),
+});
+
+/** What todo_write is built from (TodoTools hands its options on). */
+export interface TodoWriteOptions {
+  limits: Readonly<TodoLimits>;
+  onUpdate: ((list: TodoItem[]) => void) | undefined;
+  store: ListStore<TodoWriteState> | undefined;
+}
+
+/** The todo_write tool: check, keep (with a store), hand on, answer. */
+export class TodoWrite {
+  private readonly itemSchema: ReturnType<typeof todoItemSchema>;
+  private readonly writeSchema: ReturnType<typeof todoWriteSchema>;
+
+  constructor(private readonly options: TodoWriteOptions) {
+    this.itemSchema = todoItemSchema(options.limits);
+    this.writeSchema = todoWriteSchema(options.limits);
+  }
+
+  /** Mounts todo_write on `server`. */
+  register(server: McpServer): void {
+    server.registerTool(
+      'todo_write',
+      {
+        title: 'Write todo list',
+        description:
+          'Replace the todo list: send the whole list every time. At most one item in_progress; mark items completed as soon as they are done.',
+        inputSchema: advertised(this.writeSchema),
+        outputSchema: { todos: z.array(todoSchema) },
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      },
+      async (args) => toResult(await this.write(args)),
+    );
+  }
+
+  /** The list as todo_write stores it, or a TodoListError naming the first wrong item. */
+  check(items: unknown): TodoItem[] {
+    return checkTodos(items, this.itemSchema, this.options.limits.maxTodoItems);
+  }
+
+  /** What todo_write does and answers, from raw arguments: `{ todos }` and nothing else. */
+  async write(args: unknown): Promise<Answer> {
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return rejected(`expected an object of arguments { todos }, received ${received(args)}`);
+    }
+    const unknown = Object.keys(args).filter((key) => key !== 'todos');
+    if (unknown.length) {
+      const names = unknown.map((key) => received(key)).join(', ');
+      return rejected(`unknown ${unknown.length === 1 ? 'argument' : 'arguments'} ${names}`);
+    }
+    let list: TodoItem[];
+    try {
+      list = this.check((args as { todos?: unknown }).todos);
+    } catch (error) {
+      return rejected((error as Error).message);
+    }
+    if (this.options.store) {
+      try {
+        await this.options.store.transact(() => ({ next: { todos: list }, result: undefined }));
+      } catch (error) {
+        return storeProblem('todo', error);
+      }
+    }
+    this.options.onUpdate?.(list);
+    return { text: renderTodos(list), isError: false, structured: { todos: list } };
+  }
 }

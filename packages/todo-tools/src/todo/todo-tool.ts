@@ -10,6 +10,7 @@ import { DEFAULT_LIMITS, type TodoLimits } from '../limits.js';
 import { tooDeeplyNested } from '../metadata.js';
 import { serial } from '../serial.js';
 import type { ListStore } from '../store/list-store.js';
+import { runStored } from '../store/stored-call.js';
 import { advertised, jsonRecord } from '../tool-input.js';
 import { VERSION } from '../version.js';
 import { guidanceText, type TodoGuidance } from './todo-guidance.js';
@@ -136,17 +137,15 @@ export class TodoTool {
     if (!store) return Promise.resolve(this.call(params));
     return this.queue(async () => {
       let outcome: { result: TodoResult; changed: boolean };
+      const memory = { load: (saved: TodoSnapshot | undefined) => this.load(saved), save: () => this.plainSnapshot() };
       try {
-        outcome = await store.transact((current) => {
-          this.load(current);
-          const out = this.respond(params);
-          return out.changed ? { next: this.plainSnapshot(), result: out } : { result: out };
-        });
+        outcome = await runStored(
+          store,
+          memory,
+          () => this.respond(params),
+          (out) => out.changed,
+        );
       } catch (error) {
-        await store
-          .load()
-          .then((saved) => this.load(saved))
-          .catch(() => {});
         const message = `the list could not be read or saved: ${error instanceof Error ? error.message : String(error)}`;
         const details: TodoDetails = this.state.snapshotInto({ action: actionOf(params), params: paramsOf(params) });
         details.error = message;

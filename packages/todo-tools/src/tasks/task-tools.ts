@@ -1,0 +1,329 @@
+/**
+ * The task tools of seed 000 (task_create, task_update, task_list, task_get): what each does and
+ * answers, on one task list held in memory and, with a store, kept there between calls. The
+ * TodoTools facade mounts them; this module holds their logic.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { type Answer, invalid, rejected, storeProblem, toResult } from '../answer.js';
+import type { TodoLimits } from '../limits.js';
+import { tooDeeplyNested } from '../metadata.js';
+import { formatIssues } from '../schema-fields.js';
+import { serial } from '../serial.js';
+import type { ListStore, TaskListState } from '../store/list-store.js';
+import { runStored } from '../store/stored-call.js';
+import { advertised, jsonRecord } from '../tool-input.js';
+import type { TaskEvent, TaskItem } from '../types.js';
+import { type StoredTask, TaskList, toItem, type UpdateArgs } from './task-list.js';
+import { taskSchemas } from './task-schemas.js';
+import { getText, isInternal, listLine } from './task-text.js';
+
+/** What the task tools are built from (TodoTools hands its options on). */
+export interface TaskToolsOptions {
+  limits: Readonly<TodoLimits>;
+  onUpdate: ((list: TaskItem[]) => void) | undefined;
+  beforeTask: ((event: TaskEvent, item: TaskItem) => string | undefined | Promise<string | undefined>) | undefined;
+  store: ListStore<TaskListState> | undefined;
+}
+
+const taskItemSchema = z.object({
+  id: z.string(),
+  content: z.string(),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+  activeForm: z.string(),
+  description: z.string(),
+  blocks: z.array(z.string()),
+  blockedBy: z.array(z.string()),
+  owner: z.string().optional(),
+  metadata: jsonRecord().optional(),
+});
+
+const restoreSchema = z
+  .array(taskItemSchema.extend({ id: z.string().regex(/^[1-9][0-9]*$/, 'expected a decimal id such as "1"') }))
+  .refine((list) => new Set(list.map((t) => t.id)).size === list.length, 'expected unique ids');
+
+/** The output schemas of the four tools. */
+const OUTPUT = {
+  create: { task: taskItemSchema },
+  update: {
+    success: z.boolean().describe('False when there is no such task.'),
+    taskId: z.string(),
+    updatedFields: z.array(z.string()),
+    task: taskItemSchema.optional().describe('The task after the update; absent when deleted or not found.'),
+  },
+  list: { tasks: z.array(taskItemSchema) },
+  get: { task: taskItemSchema.nullable() },
+};
+
+const CLOSED_WORLD = { openWorldHint: false } as const;
+
+/**
+ * The task tools on one list. Mutating calls run one at a time (a hook may be async), so the list
+ * stays consistent and ids unique under concurrent calls. Create, update and get cost the same
+ * whatever the size of the list; list is linear in it.
+ */
+export class TaskTools {
+  private readonly list = new TaskList();
+  private readonly schemas: ReturnType<typeof taskSchemas>;
+  /** Runs mutating calls (and reads of a store) one after another. */
+  private readonly exclusive = serial();
+  /** Bumped by clear and restore, so a call waiting on a hook sees the list was replaced. */
+  private generation = 0;
+
+  constructor(private readonly options: TaskToolsOptions) {
+    this.schemas = taskSchemas(options.limits);
+  }
+
+  /** Mounts task_create, task_update, task_list and task_get on `server`. */
+  register(server: McpServer): void {
+    server.registerTool(
+      'task_create',
+      {
+        title: 'Create task',
+        description: 'Add a task to the task list (starts pending). Use for multi-step work; one task per step.',
+        inputSchema: advertised(this.schemas.create),
+        outputSchema: OUTPUT.create,
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
+      },
+      async (args) => toResult(await this.create(args)),
+    );
+    server.registerTool(
+      'task_update',
+      {
+        title: 'Update task',
+        description:
+          'Change a task by id: status (in_progress when you start, completed when done, deleted removes it), fields, owner, metadata (merged; null removes a key), dependencies.',
+        inputSchema: advertised(this.schemas.update),
+        outputSchema: OUTPUT.update,
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, ...CLOSED_WORLD },
+      },
+      async (args) => toResult(await this.update(args)),
+    );
+    server.registerTool(
+      'task_list',
+      {
+        title: 'List tasks',
+        description: 'List all tasks: id, status, subject, owner and unfinished blockers.',
+        inputSchema: advertised(this.schemas.list),
+        outputSchema: OUTPUT.list,
+        annotations: { readOnlyHint: true, ...CLOSED_WORLD },
+      },
+      async (args) => {
+        const parsed = this.schemas.list.safeParse(args);
+        return toResult(parsed.success ? await this.read(() => this.listAnswer()) : invalid(parsed.error));
+      },
+    );
+    server.registerTool(
+      'task_get',
+      {
+        title: 'Get task',
+        description: 'Show one task in full by id.',
+        inputSchema: advertised(this.schemas.get),
+        outputSchema: OUTPUT.get,
+        annotations: { readOnlyHint: true, ...CLOSED_WORLD },
+      },
+      async (args) => {
+        const parsed = this.schemas.get.safeParse(args);
+        return toResult(
+          parsed.success ? await this.read(() => this.getAnswer(parsed.data.taskId)) : invalid(parsed.error),
+        );
+      },
+    );
+  }
+
+  /** The list in `onUpdate`'s shape, in id order. */
+  tasks(): TaskItem[] {
+    return Array.from(this.list.byId.values(), toItem);
+  }
+
+  /** Empties the list in memory; ids go on counting. */
+  clear(): void {
+    this.list.clear();
+    this.generation += 1;
+  }
+
+  /** Takes over a list in `onUpdate`'s shape. @throws TypeError naming what is wrong; nothing changes then. */
+  restore(items: readonly TaskItem[]): void {
+    this.list.restore(this.validList('restoreTasks', items));
+    this.generation += 1;
+  }
+
+  /** What task_create does and answers, from raw arguments. */
+  create(args: unknown): Promise<Answer> {
+    const parsed = this.schemas.create.safeParse(args);
+    return parsed.success ? this.createTask(parsed.data) : Promise.resolve(invalid(parsed.error));
+  }
+
+  /** What task_update does and answers, from raw arguments. */
+  update(args: unknown): Promise<Answer> {
+    const parsed = this.schemas.update.safeParse(args);
+    return parsed.success ? this.updateTask(parsed.data) : Promise.resolve(invalid(parsed.error));
+  }
+
+  /** What task_list answers, from the list in memory. */
+  listAnswer(): Answer {
+    const lines: string[] = [];
+    const items: TaskItem[] = [];
+    for (const task of this.list.byId.values()) {
+      if (isInternal(task)) continue;
+      lines.push(listLine(task, this.list));
+      items.push(toItem(task));
+    }
+    return { text: lines.length ? lines.join('\n') : 'No tasks found', isError: false, structured: { tasks: items } };
+  }
+
+  /** What task_get answers for `id`, from the list in memory. */
+  getAnswer(id: string): Answer {
+    const task = this.list.get(id);
+    if (!task) return { text: 'Task not found', isError: false, structured: { task: null } };
+    return { text: getText(task), isError: false, structured: { task: toItem(task) } };
+  }
+
+  private validList(what: string, items: unknown): TaskItem[] {
+    const tooDeep = tooDeeplyNested(items, this.options.limits.maxMetadataDepth);
+    if (tooDeep) throw new TypeError(`${what}: ${tooDeep}`);
+    const parsed = restoreSchema.safeParse(items);
+    if (!parsed.success) {
+      throw new TypeError(`${what}: expected a task list in onUpdate's shape: ${formatIssues(parsed.error)}`);
+    }
+    return parsed.data;
+  }
+
+  /** The list in memory as a store keeps it, and back. */
+  private readonly memory = {
+    load: (state: TaskListState | undefined): void => {
+      const nextId = state?.nextId;
+      if (nextId !== undefined && (!Number.isSafeInteger(nextId) || nextId < 1)) {
+        throw new TypeError(`the stored nextId is not a whole number of at least 1: ${JSON.stringify(nextId)}`);
+      }
+      this.list.restore(this.validList('the stored list', state?.tasks ?? []), nextId);
+    },
+    save: (): TaskListState => ({ tasks: this.tasks(), nextId: this.list.nextId }),
+  };
+
+  /**
+   * Runs a call that may change the list: one at a time and, with a store, inside one
+   * transaction on the stored list. onUpdate follows a change only once it is saved.
+   */
+  private mutate(call: () => Promise<Answer>): Promise<Answer> {
+    return this.exclusive(async () => {
+      const store = this.options.store;
+      let answer: Answer;
+      try {
+        answer = store ? await runStored(store, this.memory, call, (out) => out.changed === true) : await call();
+      } catch (error) {
+        return storeProblem('task', error);
+      }
+      if (answer.changed) this.options.onUpdate?.(this.tasks());
+      return answer;
+    });
+  }
+
+  /** Runs a read, after loading the stored list when there is a store. */
+  private read(call: () => Answer): Promise<Answer> {
+    const store = this.options.store;
+    if (!store) return Promise.resolve(call());
+    return this.exclusive(async () => {
+      try {
+        this.memory.load(await store.load());
+      } catch (error) {
+        return storeProblem('task', error);
+      }
+      return call();
+    });
+  }
+
+  /** Runs the beforeTask hook; the text of a refusal, or undefined to go on. */
+  private async runHook(event: TaskEvent, task: StoredTask): Promise<string | undefined> {
+    const hook = this.options.beforeTask;
+    if (!hook) return undefined;
+    const generation = this.generation;
+    let verdict: string | undefined;
+    try {
+      verdict = (await hook(event, toItem(task))) ?? undefined;
+    } catch (error) {
+      return `${event} hook failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (typeof verdict === 'string') return verdict === '' ? `${event} hook blocked the call` : verdict;
+    if (generation !== this.generation) {
+      return `The task list was cleared or replaced while the ${event} hook ran; nothing was changed`;
+    }
+    return undefined;
+  }
+
+  private metadataTooLarge(metadata: Record<string, unknown> | undefined): string | undefined {
+    if (metadata === undefined) return undefined;
+    const size = JSON.stringify(metadata).length;
+    const max = this.options.limits.maxMetadataSize;
+    return size > max ? `metadata: expected at most ${max} characters as JSON, received ${size} characters` : undefined;
+  }
+
+  private createTask(args: z.output<ReturnType<typeof taskSchemas>['create']>): Promise<Answer> {
+    return this.mutate(async () => {
+      const { maxTasks } = this.options.limits;
+      if (this.list.size >= maxTasks) {
+        return rejected(
+          `the list already holds ${this.list.size} tasks, the most it takes (maxTasks ${maxTasks}); complete and delete tasks first`,
+        );
+      }
+      const draft = this.list.draft(args);
+      const tooLarge = this.metadataTooLarge(draft.metadata);
+      if (tooLarge) return rejected(tooLarge);
+      const refusal = await this.runHook('TaskCreated', draft);
+      if (refusal !== undefined) return { text: refusal, isError: true };
+      const task = this.list.create(args);
+      return {
+        text: `Task #${task.id} created successfully: ${task.subject}`,
+        isError: false,
+        changed: true,
+        structured: { task: toItem(task) },
+      };
+    });
+  }
+
+  private updateTask(args: UpdateArgs): Promise<Answer> {
+    return this.mutate(async () => {
+      const task = this.list.get(args.taskId);
+      if (!task) {
+        // Not an error, as in Claude Code.
+        return {
+          text: 'Task not found',
+          isError: false,
+          structured: { success: false, taskId: args.taskId, updatedFields: [] },
+        };
+      }
+      if (args.status === 'deleted') {
+        // Deleted at once; other fields of the same call are not saved.
+        this.list.delete(task.id);
+        return {
+          text: `Updated task #${task.id} deleted`,
+          isError: false,
+          changed: true,
+          structured: { success: true, taskId: task.id, updatedFields: ['deleted'] },
+        };
+      }
+      const plan = this.list.plan(task, args);
+      if (typeof plan === 'string') return rejected(plan);
+      const tooLarge = this.metadataTooLarge(plan.next.metadata);
+      if (tooLarge) return rejected(tooLarge);
+      if (plan.completes) {
+        const refusal = await this.runHook('TaskCompleted', plan.next);
+        if (refusal !== undefined) return { text: refusal, isError: true };
+      }
+      if (plan.fields.length === 0) {
+        return {
+          text: `Updated task #${task.id} (no changes)`,
+          isError: false,
+          structured: { success: true, taskId: task.id, updatedFields: [], task: toItem(task) },
+        };
+      }
+      const next = this.list.apply(plan);
+      return {
+        text: `Updated task #${next.id} ${plan.fields.join(', ')}`,
+        isError: false,
+        changed: true,
+        structured: { success: true, taskId: next.id, updatedFields: plan.fields, task: toItem(next) },
+      };
+    });
+  }
+}
