@@ -119,6 +119,8 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
   let hosts = new Set<string>();
   let origins = new Set<string>();
   let closing = false;
+  /** POST requests to /mcp being served (body read, call run, answer sent): a shutdown waits for them. */
+  let posts = 0;
   // The board's secret: the token when there is one, else one made for this run (its URL is logged).
   const boardSecret = options.token ?? randomBytes(24).toString('base64url');
   const board = options.board
@@ -167,6 +169,13 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     if (board && path !== '/mcp') return serveBoard(board, req, res, path);
     if (path !== '/mcp') return rpcError(res, 404, -32000, `Not found: ${path}; the MCP endpoint is /mcp`);
     if (closing) return rpcError(res, 503, -32000, 'Service unavailable: the server is shutting down');
+    if (req.method === 'POST') {
+      // Counted from the first byte, body reading included: a shutdown waits for it to be answered.
+      posts += 1;
+      res.once('close', () => {
+        posts -= 1;
+      });
+    }
 
     let body: unknown;
     if (req.method === 'POST') {
@@ -366,7 +375,7 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
       // withdrawn (their calls answer at once); the calls in flight finish and answer.
       const done = new Promise<void>((resolve) => http.close(() => resolve()));
       for (const session of sessions.values()) session.conversation.endQuestions('the server is shutting down');
-      const busy = () => [...sessions.values()].reduce((sum, session) => sum + session.inFlight, 0);
+      const busy = () => posts;
       const deadline = Date.now() + graceMs;
       while (busy() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       if (busy() > 0) log.warn(`${busy()} requests were still running after ${graceMs} ms; they get no answer`);
