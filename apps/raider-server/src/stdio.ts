@@ -1,7 +1,8 @@
 /** stdio: one conversation for the process; stdout carries the protocol only. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { type Conversation, createConversation, listFor } from './conversation/conversation.js';
+import { type Conversation, createConversation } from './conversation/conversation.js';
 import { listFileName, projectListId, watchLists } from './lists/list-file.js';
+import { listFor } from './lists/memory-lists.js';
 import { type Logger, silent } from './log.js';
 import type { ServerOptions } from './options.js';
 import { tapTransport } from './transport-tap.js';

@@ -1,0 +1,94 @@
+/**
+ * The resources of a conversation, raider://tasks and raider://work, with subscriptions (McpServer
+ * does not implement resources/subscribe itself). Reads and subscriptions name one of them or are
+ * refused with the specification's resource-not-found error.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { TaskRegistry } from '@raider/tasks-registry';
+
+/** The resource with the conversation's task list. */
+export const TASKS_URI = 'raider://tasks';
+/** The resource with the registry's entries (open and ended questions). */
+export const WORK_URI = 'raider://work';
+/** The specification's error code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** JSON of registry entries without the functions and promises they hold. */
+export function plainEntries(registry: TaskRegistry): unknown[] {
+  return registry
+    .entries()
+    .map((entry) =>
+      Object.fromEntries(Object.entries(entry).filter(([, v]) => typeof v !== 'function' && !(v instanceof Promise))),
+    );
+}
+
+const json = (uri: URL, value: unknown) => ({
+  contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
+});
+
+/**
+ * Registers raider://tasks (what `listState` gives) and raider://work (the registry's entries) and
+ * the subscription handlers. Returns `notify(uri)`: tells the subscribers of `uri` it changed.
+ */
+export function registerResources(
+  server: McpServer,
+  listState: () => Promise<unknown>,
+  registry: TaskRegistry,
+): (uri: string) => void {
+  const subscribed = new Set<string>();
+  server.registerResource(
+    'tasks',
+    TASKS_URI,
+    { title: 'Task list', description: "This conversation's task list.", mimeType: 'application/json' },
+    async (uri) => json(uri, await listState()),
+  );
+  server.registerResource(
+    'work',
+    WORK_URI,
+    {
+      title: 'Background work',
+      description: 'Questions and other work of this conversation.',
+      mimeType: 'application/json',
+    },
+    async (uri) => json(uri, plainEntries(registry)),
+  );
+  const readers: Record<string, () => Promise<unknown>> = {
+    [TASKS_URI]: () => listState(),
+    [WORK_URI]: async () => plainEntries(registry),
+  };
+  // Thrown as a plain coded error, not an McpError, whose message already starts "MCP error …"
+  // and would reach the client with that prefix twice.
+  const known = (uri: string) => {
+    const reader = readers[uri];
+    if (!Object.hasOwn(readers, uri) || !reader) {
+      const shown = uri.length > 200 ? `${uri.slice(0, 200)}…` : uri;
+      throw Object.assign(new Error(`Resource not found: ${shown}; expected ${Object.keys(readers).join(' or ')}`), {
+        code: RESOURCE_NOT_FOUND,
+        data: { uri: uri.slice(0, 200) },
+      });
+    }
+    return reader;
+  };
+  server.server.removeRequestHandler('resources/read');
+  server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    return json(new URL(uri), await known(uri)());
+  });
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    known(request.params.uri);
+    subscribed.add(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+  return (uri: string) => {
+    if (subscribed.has(uri)) server.server.sendResourceUpdated({ uri }).catch(() => {});
+  };
+}
