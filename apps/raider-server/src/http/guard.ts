@@ -1,0 +1,137 @@
+/**
+ * The guard in front of every HTTP request: the Host header (against DNS rebinding), the Origin
+ * (a browser page from elsewhere), and the token, or the board's secret. It decides; the server
+ * answers. Unit-tested in milliseconds with fake requests (test/guard.test.ts).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { hostname, networkInterfaces } from 'node:os';
+import { isLoopback } from '../options.js';
+
+/** What the guard is set up with. */
+export interface GuardOptions {
+  /** The bound address. */
+  host: string;
+  /** The bound port. */
+  port: number;
+  /** Host header values allowed besides the bound one (and, on loopback, the loopback names). */
+  allowedHosts: readonly string[];
+  /** Origins allowed besides the server's own loopback ones. */
+  allowedOrigins: readonly string[];
+  /** The bearer token every request must carry, if any. */
+  token: string | undefined;
+  /** With a board: the secret its routes require when there is no token. */
+  boardSecret: string | undefined;
+}
+
+/** The guard's verdict: go on; refuse with a status; or a login that sets the board's cookie. */
+export type Verdict =
+  | { kind: 'pass' }
+  | { kind: 'refuse'; status: 401 | 403; message: string; headers?: Record<string, string> }
+  | { kind: 'login'; token: string };
+
+/** True for an address that binds every interface. */
+export function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
+/** The Host header values the server answers to. */
+export function allowedHosts(options: Pick<GuardOptions, 'host' | 'port' | 'allowedHosts'>): Set<string> {
+  const names = new Set([options.host, ...options.allowedHosts]);
+  if (isLoopback(options.host) || isWildcard(options.host)) {
+    for (const name of ['localhost', '127.0.0.1', '[::1]']) names.add(name);
+  }
+  if (isWildcard(options.host)) {
+    // Bound to every interface: clients reach it by any of this machine's names and addresses
+    // (the token is the guard there).
+    names.add(hostname());
+    for (const addresses of Object.values(networkInterfaces())) {
+      for (const address of addresses ?? []) names.add(address.address);
+    }
+  }
+  const hosts = new Set<string>();
+  for (const name of names) {
+    const bracketed = name.includes(':') && !name.startsWith('[') ? `[${name}]` : name;
+    hosts.add(bracketed.toLowerCase());
+    hosts.add(`${bracketed}:${options.port}`.toLowerCase());
+  }
+  return hosts;
+}
+
+/** The Origins allowed: the server's own (loopback) origins and the configured ones. */
+function allowedOrigins(options: GuardOptions, hosts: Set<string>): Set<string> {
+  const origins = new Set(options.allowedOrigins.map((origin) => origin.toLowerCase().replace(/\/$/, '')));
+  for (const host of hosts) {
+    if (host.includes(':') && !host.endsWith(']')) origins.add(`http://${host}`);
+  }
+  return origins;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compares a presented token with the expected one in constant time. */
+function tokenMatches(presented: string, expected: string): boolean {
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+/**
+ * The token in the board's cookie, or undefined when there is none or it is malformed (a bad
+ * percent-encoding is a client's mistake: refused like any wrong token, and not logged).
+ */
+function cookieToken(req: IncomingMessage): string | undefined {
+  const raw = /(?:^|;\s*)raider_token=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
+  if (!raw) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Builds the guard. With a token every request proves it. Without one, /mcp and /healthz on
+ * loopback stay open (as MCP clients expect) but the board, which shows every list and answers
+ * questions, asks for its secret: any local process could reach it otherwise. The board's page
+ * cannot send a header on its event stream: it proves the secret once with `/?token=` (a login,
+ * answered with a cookie) and then carries it in an HttpOnly, SameSite=Strict cookie.
+ *
+ * @example
+ * const guard = requestGuard({ host: '127.0.0.1', port: 3333, allowedHosts: [], allowedOrigins: [], token: undefined, boardSecret });
+ * const verdict = guard(req);
+ * if (verdict.kind === 'refuse') return answer(res, verdict.status, verdict.message);
+ */
+export function requestGuard(options: GuardOptions): (req: IncomingMessage) => Verdict {
+  const hosts = allowedHosts(options);
+  const origins = allowedOrigins(options, hosts);
+  return (req) => {
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!hosts.has(host)) {
+      return {
+        kind: 'refuse',
+        status: 403,
+        message: `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not allowed`,
+      };
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin.toLowerCase())) {
+      return { kind: 'refuse', status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const boardRoute = url.pathname !== '/mcp' && url.pathname !== '/healthz';
+    const secret = options.token ?? (boardRoute ? options.boardSecret : undefined);
+    if (secret === undefined) return { kind: 'pass' };
+    const auth = req.headers.authorization ?? '';
+    const login =
+      options.boardSecret && req.method === 'GET' && url.pathname === '/' ? url.searchParams.get('token') : null;
+    const presented = auth.startsWith('Bearer ') ? auth.slice(7) : (login ?? cookieToken(req) ?? '');
+    if (!tokenMatches(presented, secret)) {
+      return {
+        kind: 'refuse',
+        status: 401,
+        message: 'Unauthorized: expected Authorization: Bearer <token>',
+        headers: { 'www-authenticate': 'Bearer' },
+      };
+    }
+    return login !== null ? { kind: 'login', token: login } : { kind: 'pass' };
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The MCP sessions of the HTTP server: one conversation each, with the requests it has in flight,
+ * the idle sweep that ends forgotten sessions, and the cap (at which the longest-idle session
+ * with nothing in flight makes room).
+ */
+import { randomUUID } from 'node:crypto';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Conversation } from '../conversation/conversation.js';
+import type { Logger } from '../log.js';
+import { guardToolCalls } from '../transport-tap.js';
+
+/** One MCP session over HTTP. */
+export interface Session {
+  transport: StreamableHTTPServerTransport;
+  conversation: Conversation;
+  lastSeen: number;
+  /** POST requests of this session being served now (a tool call waiting on a person, say): not idle. */
+  inFlight: number;
+}
+
+/** What the sessions are kept with. */
+export interface SessionsOptions {
+  maxSessions: number;
+  /** A session with nothing in flight for this long ends, in ms. */
+  idleTimeoutMs: number;
+  log: Logger;
+  /** Called when a session opens or ends (a board redraws). */
+  onChange: () => void;
+}
+
+/** The open sessions of one HTTP server. */
+export class Sessions {
+  readonly map = new Map<string, Session>();
+  private readonly sweep: NodeJS.Timeout;
+
+  constructor(private readonly options: SessionsOptions) {
+    this.sweep = setInterval(
+      () => {
+        const now = Date.now();
+        for (const [sid, session] of this.map) {
+          if (session.inFlight === 0 && now - session.lastSeen > options.idleTimeoutMs) {
+            this.end(sid, 'the session was idle too long');
+          }
+        }
+      },
+      Math.max(50, Math.min(60_000, Math.floor(options.idleTimeoutMs / 4))),
+    );
+    this.sweep.unref();
+  }
+
+  /**
+   * Makes room for one more session. At the cap, the session idle longest with nothing in flight
+   * ends (clients that never end their sessions, one-shot CLIs, must not lock others out).
+   * False when every session is busy: the newcomer is to be refused.
+   */
+  makeRoom(): boolean {
+    if (this.map.size < this.options.maxSessions) return true;
+    const idlest = [...this.map.entries()]
+      .filter(([, open]) => open.inFlight === 0)
+      .sort(([, a], [, b]) => a.lastSeen - b.lastSeen)[0];
+    if (!idlest) {
+      this.options.log.warn(`refused a session: all ${this.options.maxSessions} sessions are busy`);
+      return false;
+    }
+    this.end(idlest[0], `${this.options.maxSessions} sessions were open; it was idle longest and made room`);
+    return true;
+  }
+
+  /**
+   * Opens a session for `conversation` (made by `converse`, which is given the session so a board
+   * can name it). It joins the map once the client's initialize is answered.
+   */
+  open(converse: (session: Session) => Conversation): Session {
+    const session = { lastSeen: Date.now(), inFlight: 0 } as Session;
+    session.conversation = converse(session);
+    session.transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => {
+        this.map.set(sid, session);
+        this.options.onChange();
+        this.options.log.info(`session ${sid} opened (${this.map.size} open)`);
+      },
+      onsessionclosed: (sid) => this.end(sid, 'the session was closed'),
+    });
+    session.transport.onclose = () => {
+      const sid = session.transport.sessionId;
+      if (sid) this.end(sid, 'the session was closed');
+    };
+    void session.conversation.server.connect(guardToolCalls(session.transport));
+    return session;
+  }
+
+  /** Ends session `sid` (its questions withdrawn, its list released) and says why in the log. */
+  end(sid: string, reason: string): void {
+    const session = this.map.get(sid);
+    if (!session) return;
+    this.map.delete(sid);
+    void session.conversation.close(reason).catch(() => {});
+    this.options.onChange();
+    this.options.log.info(`session ${sid} ended: ${reason}`);
+  }
+
+  /** Stops the sweep and closes every session (a shutdown). */
+  async closeAll(reason: string): Promise<void> {
+    clearInterval(this.sweep);
+    await Promise.all(
+      [...this.map.keys()].map(async (sid) => {
+        const session = this.map.get(sid);
+        this.map.delete(sid);
+        await session?.conversation.close(reason).catch(() => {});
+      }),
+    );
+  }
+}

@@ -1,0 +1,49 @@
+// The request guard in milliseconds, with fake requests.
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { type GuardOptions, requestGuard } from '../src/http/guard.js';
+
+const base: GuardOptions = {
+  host: '127.0.0.1',
+  port: 3333,
+  allowedHosts: [],
+  allowedOrigins: [],
+  token: undefined,
+  boardSecret: undefined,
+};
+
+const request = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
+  ({ url, method, headers: { host: '127.0.0.1:3333', ...headers } }) as unknown as IncomingMessage;
+
+describe('requestGuard', () => {
+  it('checks Host against DNS rebinding and Origin against pages from elsewhere', () => {
+    const guard = requestGuard(base);
+    expect(guard(request('/mcp'))).toEqual({ kind: 'pass' });
+    expect(guard(request('/mcp', { host: 'localhost:3333' }))).toEqual({ kind: 'pass' });
+    expect(guard(request('/mcp', { host: 'evil.example:3333' }))).toMatchObject({ kind: 'refuse', status: 403 });
+    expect(guard(request('/mcp', { origin: 'https://evil.example' }))).toMatchObject({
+      kind: 'refuse',
+      status: 403,
+      message: 'Forbidden: Origin "https://evil.example" is not allowed',
+    });
+    expect(guard(request('/mcp', { origin: 'http://localhost:3333' }))).toEqual({ kind: 'pass' });
+  });
+
+  it('with a token, every request proves it; a wildcard bind answers to loopback names', () => {
+    const guard = requestGuard({ ...base, host: '0.0.0.0', token: 'a-token-of-16-chars' });
+    expect(guard(request('/mcp'))).toMatchObject({ kind: 'refuse', status: 401 });
+    expect(guard(request('/mcp', { authorization: 'Bearer a-token-of-16-chars' }))).toEqual({ kind: 'pass' });
+    expect(guard(request('/healthz', { authorization: 'Bearer wrong' }))).toMatchObject({ status: 401 });
+  });
+
+  it('without a token the board asks for its secret; /mcp and /healthz stay open', () => {
+    const guard = requestGuard({ ...base, boardSecret: 's3cret-made-at-start' });
+    expect(guard(request('/mcp', {}, 'POST'))).toEqual({ kind: 'pass' });
+    expect(guard(request('/healthz'))).toEqual({ kind: 'pass' });
+    expect(guard(request('/board/state'))).toMatchObject({ kind: 'refuse', status: 401 });
+    expect(guard(request('/?token=s3cret-made-at-start'))).toEqual({ kind: 'login', token: 's3cret-made-at-start' });
+    expect(guard(request('/board/state', { cookie: 'raider_token=s3cret-made-at-start' }))).toEqual({ kind: 'pass' });
+    // A malformed cookie is refused like a wrong one, not an error.
+    expect(guard(request('/board/state', { cookie: 'raider_token=%E0%A4%A' }))).toMatchObject({ status: 401 });
+  });
+});
