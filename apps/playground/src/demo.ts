@@ -73,24 +73,8 @@ export function report(run: ScenarioRun, out: Printer, result: DemoResult): void
   }
 }
 
-/** Runs the whole demo; resolves with the counts (the CLI exits non-zero when any failed). */
-export async function runDemo(
-  out: Printer,
-  options: { scenariosDir?: string; fixture?: string } = {},
-): Promise<DemoResult> {
-  const result: DemoResult = { passed: 0, failed: 0, failures: [] };
-  const scenarios = loadScenarios(options.scenariosDir);
-  const imported = importClaudeFile(options.fixture ?? CLAUDE_FIXTURE);
-
-  out.line(out.bold('raider playground: every package through the real server'));
-  out.line();
-  out.line(out.bold('1. Scenarios over stdio (a fresh raider-server subprocess per run)'));
-  for (const scenario of scenarios) {
-    for (const mode of scenario.modes) {
-      report(await runScenario(scenario, mode, { kind: 'stdio', args: serverArgs(scenario, mode) }), out, result);
-    }
-  }
-
+/** Step 2: the registry of background work driven in process, checked as one step. */
+async function registrySection(out: Printer, result: DemoResult): Promise<void> {
   out.line();
   out.line(out.bold('2. Background work: a TaskRegistry driven as an agent harness does'));
   const registry = await registryDemo((text) => out.line(text.replace(/^/gm, '  ')));
@@ -117,16 +101,14 @@ export async function runDemo(
   };
   report(registryRun, out, result);
 
-  out.line();
-  out.line(out.bold('3. A Claude Code transcript replayed (fixtures/claude-session.jsonl)'));
-  for (const mode of imported.modes) {
-    report(await runScenario(imported, mode, { kind: 'stdio', args: serverArgs(imported, mode) }), out, result);
-  }
+}
 
+/** Step 4: every scenario again over Streamable HTTP, one server per set of server flags. */
+async function httpSection(scenarios: Scenario[], out: Printer, result: DemoResult): Promise<void> {
   out.line();
   out.line(out.bold('4. The same scenarios over Streamable HTTP (raider-server --http on a free port)'));
   const groups = new Map<string, { args: string[]; runs: [Scenario, 'raider' | 'claude'][] }>();
-  for (const scenario of [...scenarios, imported]) {
+  for (const scenario of scenarios) {
     for (const mode of scenario.modes) {
       const args = serverArgs(scenario, mode);
       const key = args.join(' ');
@@ -145,6 +127,36 @@ export async function runDemo(
       await server.stop();
     }
   }
+
+}
+
+/** Runs the whole demo; resolves with the counts (the CLI exits non-zero when any failed). */
+export async function runDemo(
+  out: Printer,
+  options: { scenariosDir?: string; fixture?: string } = {},
+): Promise<DemoResult> {
+  const result: DemoResult = { passed: 0, failed: 0, failures: [] };
+  const scenarios = loadScenarios(options.scenariosDir);
+  const imported = importClaudeFile(options.fixture ?? CLAUDE_FIXTURE);
+
+  out.line(out.bold('raider playground: every package through the real server'));
+  out.line();
+  out.line(out.bold('1. Scenarios over stdio (a fresh raider-server subprocess per run)'));
+  for (const scenario of scenarios) {
+    for (const mode of scenario.modes) {
+      report(await runScenario(scenario, mode, { kind: 'stdio', args: serverArgs(scenario, mode) }), out, result);
+    }
+  }
+
+  await registrySection(out, result);
+
+  out.line();
+  out.line(out.bold('3. A Claude Code transcript replayed (fixtures/claude-session.jsonl)'));
+  for (const mode of imported.modes) {
+    report(await runScenario(imported, mode, { kind: 'stdio', args: serverArgs(imported, mode) }), out, result);
+  }
+
+  await httpSection([...scenarios, imported], out, result);
 
   out.line();
   out.line(out.bold('5. A durable list (--data-dir, --list) survives a server restart'));

@@ -263,6 +263,48 @@ export function isLoopback(host: string): boolean {
 }
 
 /**
+ * The checks between settings: HTTP flags without --http, a list id that names no file, a token
+ * too short (or empty) to guard a server off loopback.
+ * @throws OptionsError naming the flag (or variable) and what was expected.
+ */
+function checkTogether(
+  options: ServerOptions,
+  values: Record<string, string | boolean | undefined>,
+  name: (flag: string) => string,
+): void {
+  const host = options.host;
+  const strayHttpFlag = HTTP_ONLY.find((flag) => values[flag] !== undefined);
+  if (strayHttpFlag && !options.http) {
+    throw new OptionsError(
+      `--${strayHttpFlag}: expected --http as well (it sets the HTTP server, and without --http the server speaks stdio), received stdio`,
+    );
+  }
+  if (options.board && !options.http) {
+    throw new OptionsError('--board: expected --http as well (the board is a page of the HTTP server), received stdio');
+  }
+  if (options.list !== undefined) {
+    try {
+      listFileName(options.list);
+    } catch (error) {
+      throw new OptionsError(`${name('list')}: ${(error as Error).message}`);
+    }
+  }
+  if (values.token === '') {
+    throw new OptionsError('--token: expected a secret of at least 16 characters, received an empty one');
+  }
+  if (options.http && !isLoopback(host) && options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) {
+    throw new OptionsError(
+      `${name('token')}: expected at least ${MIN_TOKEN_LENGTH} characters off loopback (the token is all that guards it), received ${options.token.length}`,
+    );
+  }
+  if (options.http && !isLoopback(host) && !options.token) {
+    throw new OptionsError(
+      `--host ${host} is not a loopback address: expected a bearer token (--token or RAIDER_TOKEN) to protect it, received none`,
+    );
+  }
+}
+
+/**
  * Reads the settings from `argv` (without node and the script) and `env`.
  * @throws OptionsError for a flag or value that is wrong.
  */
@@ -327,35 +369,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     help: values.help === true,
     version: values.version === true,
   };
-  const strayHttpFlag = HTTP_ONLY.find((flag) => values[flag] !== undefined);
-  if (strayHttpFlag && !options.http) {
-    throw new OptionsError(
-      `--${strayHttpFlag}: expected --http as well (it sets the HTTP server, and without --http the server speaks stdio), received stdio`,
-    );
-  }
-  if (options.board && !options.http) {
-    throw new OptionsError('--board: expected --http as well (the board is a page of the HTTP server), received stdio');
-  }
-  if (options.list !== undefined) {
-    try {
-      listFileName(options.list);
-    } catch (error) {
-      throw new OptionsError(`${name('list')}: ${(error as Error).message}`);
-    }
-  }
-  if (values.token === '') {
-    throw new OptionsError('--token: expected a secret of at least 16 characters, received an empty one');
-  }
-  if (options.http && !isLoopback(host) && options.token !== undefined && options.token.length < MIN_TOKEN_LENGTH) {
-    throw new OptionsError(
-      `${name('token')}: expected at least ${MIN_TOKEN_LENGTH} characters off loopback (the token is all that guards it), received ${options.token.length}`,
-    );
-  }
-  if (options.http && !isLoopback(host) && !options.token) {
-    throw new OptionsError(
-      `--host ${host} is not a loopback address: expected a bearer token (--token or RAIDER_TOKEN) to protect it, received none`,
-    );
-  }
+  checkTogether(options, values, name);
   return options;
 }
 

@@ -83,89 +83,45 @@ async function readMessage(req: IncomingMessage, res: ServerResponse, limit: num
   return body;
 }
 
-/** Starts the HTTP server; resolves once it listens. */
-export async function startHttp(options: ServerOptions, log: Logger = silent): Promise<HttpServer> {
-  let closing = false;
-  /** POST requests to /mcp being served (body read, call run, answer sent): a shutdown waits for them. */
-  let posts = 0;
-  // The board's secret: the token when there is one, else one made for this run (its URL is logged).
-  const boardSecret = options.token ?? randomBytes(24).toString('base64url');
-  let board: Board | undefined;
-  const sessions = new Sessions({ ...options, log, onChange: () => board?.changed() });
-  if (options.board) {
-    board = new Board(function* () {
-      for (const [sid, session] of sessions.map) yield [sid, session.conversation] as [string, Conversation];
-    });
+/**
+ * The /mcp endpoint: reads each message, finds or opens its session (each with its own
+ * conversation), and hands the request to the session's transport. It counts the POSTs it is
+ * serving, so a shutdown can answer them before it closes.
+ */
+class McpEndpoint {
+  readonly sessions: Sessions;
+  readonly board: Board | undefined;
+  private closing = false;
+  /** POST requests being served (body read, call run, answer sent): a shutdown waits for them. */
+  private posts = 0;
+
+  constructor(
+    private readonly options: ServerOptions,
+    private readonly log: Logger,
+  ) {
+    this.sessions = new Sessions({ ...options, log, onChange: () => this.board?.changed() });
+    const map = this.sessions.map;
+    this.board = options.board
+      ? new Board(function* () {
+          for (const [sid, session] of map) yield [sid, session.conversation] as [string, Conversation];
+        })
+      : undefined;
   }
-  let guard: (req: IncomingMessage) => Verdict = () => ({ kind: 'refuse', status: 403, message: 'Forbidden' });
 
-  /** The session a request belongs to, opened for an initialize; undefined when the request was answered. */
-  const sessionFor = (req: IncomingMessage, res: ServerResponse, body: unknown): Session | undefined => {
-    const header = req.headers['mcp-session-id'];
-    const id = Array.isArray(header) ? header[0] : header;
-    if (id) {
-      const session = sessions.map.get(id);
-      if (!session) rpcError(res, 404, -32001, 'Session not found: start a new one with initialize');
-      return session;
-    }
-    const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
-    if (req.method !== 'POST' || !initializing) {
-      return void rpcError(
-        res,
-        400,
-        -32000,
-        'Bad request: expected an mcp-session-id header, or an initialize request',
-      );
-    }
-    if (!sessions.makeRoom()) {
-      const message = `Service unavailable: ${options.maxSessions} sessions are open and busy, the most allowed`;
-      return void rpcError(res, 503, -32000, message);
-    }
-    // The list: the server's, else the one the client names, else (durable) one of the session's own.
-    const named = req.headers[LIST_HEADER];
-    let listId = options.list ?? (Array.isArray(named) ? named[0] : named);
-    try {
-      if (listId !== undefined) listFileName(listId);
-      else if (options.dataDir) listId = `session-${randomUUID()}`;
-      return sessions.open((session) => converse(session, listId));
-    } catch (error) {
-      if (error instanceof ListIdError)
-        return void rpcError(res, 400, -32602, `Bad ${LIST_HEADER} header: ${error.message}`);
-      if (!(error instanceof SharedListLimitError)) throw error;
-      log.warn(`refused a session: ${error.message}`);
-      return void rpcError(res, 503, -32000, `Service unavailable: ${error.message}`);
-    }
-  };
-
-  /** The conversation of a new session, on list `listId` when there is one. */
-  const converse = (session: Session, listId: string | undefined): Conversation => {
-    const list = listFor(options.dataDir, listId, { keepMs: options.idleTimeoutMs, maxLists: options.maxSessions });
-    const name = () => listId ?? `session ${session.transport.sessionId?.slice(0, 8)}`;
-    return createConversation({
-      family: options.family,
-      names: options.names,
-      askTimeoutMs: options.askTimeoutMs,
-      limits: options.limits,
-      log,
-      ...(list ? { list } : {}),
-      ...(board ? { onChange: () => board?.changed(), fallbackAnswerer: board.answerer(name) } : {}),
-    });
-  };
-
-  /** Serves /mcp: reads the message, finds or opens its session, hands it to the session's transport. */
-  const serveMcp = async (req: IncomingMessage, res: ServerResponse) => {
-    if (closing) return rpcError(res, 503, -32000, 'Service unavailable: the server is shutting down');
+  /** Serves one request to /mcp. */
+  async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.closing) return rpcError(res, 503, -32000, 'Service unavailable: the server is shutting down');
     let body: unknown;
     if (req.method === 'POST') {
       // Counted from the first byte, body reading included: a shutdown waits for it to be answered.
-      posts += 1;
+      this.posts += 1;
       res.once('close', () => {
-        posts -= 1;
+        this.posts -= 1;
       });
-      body = await readMessage(req, res, options.maxBodyBytes);
+      body = await readMessage(req, res, this.options.maxBodyBytes);
       if (body === undefined) return;
     }
-    const session = sessionFor(req, res, body);
+    const session = this.sessionFor(req, res, body);
     if (!session) return;
     session.lastSeen = Date.now();
     // A GET is the client's standing event stream, open for the session's life: not activity. A
@@ -178,31 +134,107 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
       });
     }
     await session.transport.handleRequest(req, res, body);
-  };
+  }
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  /** The session a request belongs to, opened for an initialize; undefined when the request was answered. */
+  private sessionFor(req: IncomingMessage, res: ServerResponse, body: unknown): Session | undefined {
+    const header = req.headers['mcp-session-id'];
+    const id = Array.isArray(header) ? header[0] : header;
+    if (id) {
+      const session = this.sessions.map.get(id);
+      if (!session) rpcError(res, 404, -32001, 'Session not found: start a new one with initialize');
+      return session;
+    }
+    const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+    if (req.method !== 'POST' || !initializing) {
+      return void rpcError(
+        res,
+        400,
+        -32000,
+        'Bad request: expected an mcp-session-id header, or an initialize request',
+      );
+    }
+    if (!this.sessions.makeRoom()) {
+      const message = `Service unavailable: ${this.options.maxSessions} sessions are open and busy, the most allowed`;
+      return void rpcError(res, 503, -32000, message);
+    }
+    // The list: the server's, else the one the client names, else (durable) one of the session's own.
+    const named = req.headers[LIST_HEADER];
+    let listId = this.options.list ?? (Array.isArray(named) ? named[0] : named);
+    try {
+      if (listId !== undefined) listFileName(listId);
+      else if (this.options.dataDir) listId = `session-${randomUUID()}`;
+      return this.sessions.open((session) => this.converse(session, listId));
+    } catch (error) {
+      if (error instanceof ListIdError)
+        return void rpcError(res, 400, -32602, `Bad ${LIST_HEADER} header: ${error.message}`);
+      if (!(error instanceof SharedListLimitError)) throw error;
+      this.log.warn(`refused a session: ${error.message}`);
+      return void rpcError(res, 503, -32000, `Service unavailable: ${error.message}`);
+    }
+  }
+
+  /** The conversation of a new session, on list `listId` when there is one. */
+  private converse(session: Session, listId: string | undefined): Conversation {
+    const { options, board } = this;
+    const list = listFor(options.dataDir, listId, { keepMs: options.idleTimeoutMs, maxLists: options.maxSessions });
+    const name = () => listId ?? `session ${session.transport.sessionId?.slice(0, 8)}`;
+    return createConversation({
+      family: options.family,
+      names: options.names,
+      askTimeoutMs: options.askTimeoutMs,
+      limits: options.limits,
+      log: this.log,
+      ...(list ? { list } : {}),
+      ...(board ? { onChange: () => board.changed(), fallbackAnswerer: board.answerer(name) } : {}),
+    });
+  }
+
+  /** Tells the sessions on list file `file` (and the board) that another process changed it. */
+  listFileChanged(file: string): void {
+    for (const session of this.sessions.map.values()) {
+      const id = session.conversation.listId;
+      if (id !== undefined && listFileName(id) === file) session.conversation.listChangedElsewhere();
+    }
+    this.board?.changed();
+  }
+
+  /**
+   * Takes no new requests (503), withdraws open questions (their calls answer at once), lets the
+   * POSTs in flight finish and answer (at most `graceMs`), then closes the board and the sessions.
+   */
+  async close(graceMs: number): Promise<void> {
+    this.closing = true;
+    for (const session of this.sessions.map.values()) session.conversation.endQuestions('the server is shutting down');
+    const deadline = Date.now() + graceMs;
+    while (this.posts > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (this.posts > 0)
+      this.log.warn(`${this.posts} requests were still running after ${graceMs} ms; they get no answer`);
+    this.board?.close();
+    await this.sessions.closeAll('the server is shutting down');
+  }
+}
+
+/** Starts the HTTP server; resolves once it listens. */
+export async function startHttp(options: ServerOptions, log: Logger = silent): Promise<HttpServer> {
+  const endpoint = new McpEndpoint(options, log);
+  const { board, sessions } = endpoint;
+  // The board's secret: the token when there is one, else one made for this run (its URL is logged).
+  const boardSecret = options.token ?? randomBytes(24).toString('base64url');
+  let guard: (req: IncomingMessage) => Verdict = () => ({ kind: 'refuse', status: 403, message: 'Forbidden' });
+  const http = listenWith(options, log, async (req, res) => {
     if (answerVerdict(res, guard(req))) return;
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === '/healthz' && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ status: 'ok', sessions: sessions.map.size }));
     }
-    if (path === '/mcp') return serveMcp(req, res);
+    if (path === '/mcp') return endpoint.serve(req, res);
     if (board) return serveBoard(board, req, res, path);
     return rpcError(res, 404, -32000, `Not found: ${path}; the MCP endpoint is /mcp`);
-  };
-
-  const http = listenWith(options, log, handle);
+  });
   // Changes other processes make to shared lists reach subscribers and the board too.
-  const unwatch = options.dataDir
-    ? watchLists(options.dataDir, (file) => {
-        for (const session of sessions.map.values()) {
-          const id = session.conversation.listId;
-          if (id !== undefined && listFileName(id) === file) session.conversation.listChangedElsewhere();
-        }
-        board?.changed();
-      })
-    : () => {};
+  const unwatch = options.dataDir ? watchLists(options.dataDir, (file) => endpoint.listFileChanged(file)) : () => {};
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -218,17 +250,10 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     boardUrl: board ? `http://${reachable}:${port}/?token=${encodeURIComponent(boardSecret)}` : undefined,
     sessions: sessions.map,
     async close(graceMs = SHUTDOWN_GRACE_MS) {
-      closing = true;
       unwatch();
-      // No new connections, and new requests on open ones answer 503; open questions are
-      // withdrawn (their calls answer at once); the calls in flight finish and answer.
+      // No new connections; new requests on open ones answer 503 until the end.
       const done = new Promise<void>((resolve) => http.close(() => resolve()));
-      for (const session of sessions.map.values()) session.conversation.endQuestions('the server is shutting down');
-      const deadline = Date.now() + graceMs;
-      while (posts > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      if (posts > 0) log.warn(`${posts} requests were still running after ${graceMs} ms; they get no answer`);
-      board?.close();
-      await sessions.closeAll('the server is shutting down');
+      await endpoint.close(graceMs);
       http.closeAllConnections();
       await done;
     },
