@@ -100,7 +100,6 @@ async function registrySection(out: Printer, result: DemoResult): Promise<void> 
     ],
   };
   report(registryRun, out, result);
-
 }
 
 /** Step 4: every scenario again over Streamable HTTP, one server per set of server flags. */
@@ -127,7 +126,6 @@ async function httpSection(scenarios: Scenario[], out: Printer, result: DemoResu
       await server.stop();
     }
   }
-
 }
 
 /** Runs the whole demo; resolves with the counts (the CLI exits non-zero when any failed). */
