@@ -4,9 +4,10 @@
  * stop accepting, end open questions, close sessions and exit 0 within 5 seconds.
  */
 import { mkdirSync } from 'node:fs';
+import { OptionsError } from './errors.js';
 import { startHttp } from './http/server.js';
 import { createLogger } from './log.js';
-import { helpText, OptionsError, readOptions, type ServerOptions } from './options.js';
+import { helpText, readOptions, type ServerOptions } from './options.js';
 import { startStdio } from './stdio.js';
 import { VERSION } from './version.js';
 

@@ -2,12 +2,13 @@
 // makes it public: do so on purpose (test/barrel.test.ts fails on an unplanned one).
 export type { Conversation, ConversationOptions } from './conversation/conversation.js';
 export { createConversation } from './conversation/conversation.js';
+export { OptionsError } from './errors.js';
 export type { HttpServer } from './http/server.js';
 export { startHttp } from './http/server.js';
 export type { Logger } from './log.js';
 export { createLogger } from './log.js';
 export type { ServerOptions } from './options.js';
-export { OptionsError, readOptions } from './options.js';
+export { readOptions } from './options.js';
 export type { StdioEnd, StdioServer } from './stdio.js';
 export { startStdio } from './stdio.js';
 export type { Family, LogLevel, Names } from './types.js';

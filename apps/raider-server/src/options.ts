@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS, type TodoLimits } from '@raider/todo-tools';
+import { OptionsError } from './errors.js';
 import { listFileName } from './lists/list-file.js';
-
 import type { Family, LogLevel, Names } from './types.js';
 
 /** The server's settings. */
@@ -46,15 +46,6 @@ export interface ServerOptions {
   limits: Partial<TodoLimits>;
   help: boolean;
   version: boolean;
-}
-
-/** A bad flag or value: what was wrong, what was expected, what was received. */
-export class OptionsError extends Error {
-  readonly code = 'BAD_OPTION';
-  constructor(message: string) {
-    super(message);
-    this.name = 'OptionsError';
-  }
 }
 
 interface Spec {
@@ -219,12 +210,14 @@ function oneOf<T extends string>(name: string, value: string, allowed: readonly 
   return value as T;
 }
 
-function integer(name: string, value: string, min: number, max: number): number {
-  const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new OptionsError(`${name}: expected a whole number from ${min} to ${max}, received ${JSON.stringify(value)}`);
+function integer(flagName: string, value: string, min: number, max: number): number {
+  const parsed = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+    throw new OptionsError(
+      `${flagName}: expected a whole number from ${min} to ${max}, received ${JSON.stringify(value)}`,
+    );
   }
-  return n;
+  return parsed;
 }
 
 function bool(name: string, value: string): boolean {

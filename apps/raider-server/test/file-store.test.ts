@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TaskListState, TodoTools } from '@raider/todo-tools';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatDocument, ListIdError, listFileName, openListFile } from '../src/lists/list-file.js';
+import { ListIdError } from '../src/errors.js';
+import { formatDocument, listFileName, openListFile } from '../src/lists/list-file.js';
 
 // Every fs function passes through to the real one unless a test makes it fail.
 vi.mock('node:fs', async (importOriginal) => {

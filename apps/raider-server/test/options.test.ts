@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { createConversation } from '../src/conversation/conversation.js';
-import { helpText, OptionsError, readOptions } from '../src/options.js';
+import { OptionsError } from '../src/errors.js';
+import { helpText, readOptions } from '../src/options.js';
 import { textOf } from './helpers.js';
 
 describe('raider-server options', () => {

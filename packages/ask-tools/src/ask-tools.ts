@@ -9,7 +9,8 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import { z } from 'zod';
 import { callContext } from './context.js';
 import { DEFAULT_TIMEOUT_MS, elicitationAnswerer } from './elicitation.js';
-import { AskError, type AskFailure, duration, failureText, UNAVAILABLE } from './outcomes.js';
+import { AskError } from './errors.js';
+import { type AskFailure, duration, failureText, UNAVAILABLE } from './outcomes.js';
 import { advertised, formatIssues, received } from './tool-input.js';
 import type { Answerer, Asker, FormQuestion } from './types.js';
 import { VERSION } from './version.js';
@@ -32,7 +33,7 @@ export interface AskUserQuestionOptions {
   name?: string;
 }
 
-const str = (what: string, max: number) =>
+const nonEmptyText = (what: string, max: number) =>
   z
     .string({ error: (issue) => `expected ${what}, received ${received(issue.input)}` })
     .refine((s) => s.trim() !== '', { error: (issue) => `expected ${what}, received ${received(issue.input)}` })
@@ -55,9 +56,11 @@ const strictError = (issue: { code?: string; keys?: string[]; input?: unknown })
 const optionTexts = unique<string>((o) => o, 'the options');
 const ASK_USER_INPUT = z.strictObject(
   {
-    question: str('a question (a non-empty text)', 2000).describe('The question for the person at the keyboard.'),
+    question: nonEmptyText('a question (a non-empty text)', 2000).describe(
+      'The question for the person at the keyboard.',
+    ),
     options: z
-      .array(str('an option (a non-empty text)', 200), {
+      .array(nonEmptyText('an option (a non-empty text)', 200), {
         error: (issue) => `expected a list of option texts, received ${received(issue.input)}`,
       })
       .max(20, { error: (issue) => `expected at most 20 options, received ${(issue.input as unknown[]).length}` })
@@ -76,15 +79,15 @@ const ASK_USER_QUESTION_INPUT = z.strictObject(
       .array(
         z.strictObject(
           {
-            question: str('a question (a non-empty text)', 2000).describe('The complete question.'),
-            header: str('a short label (a non-empty text)', 40).describe(
+            question: nonEmptyText('a question (a non-empty text)', 2000).describe('The complete question.'),
+            header: nonEmptyText('a short label (a non-empty text)', 40).describe(
               'Very short chip label (about 12 characters).',
             ),
             options: z
               .array(
                 z.strictObject(
                   {
-                    label: str('an option label (a non-empty text)', 200).describe('The choice (1-5 words).'),
+                    label: nonEmptyText('an option label (a non-empty text)', 200).describe('The choice (1-5 words).'),
                     description: z
                       .string({ error: (issue) => `expected a string, received ${received(issue.input)}` })
                       .max(1000, {

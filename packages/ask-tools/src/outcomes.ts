@@ -15,22 +15,6 @@ export type AskFailure =
   | 'empty'
   | 'failed';
 
-/**
- * Thrown by an Asker for an outcome that is not an answer (say, the person declined). A plain
- * `undefined` from an Asker means the person gave no answer. An `aborted` error with a message
- * (`new AskError('aborted', 'the server is shutting down')`) says why the question was withdrawn.
- */
-export class AskError extends Error {
-  /** Stable code for programs: what happened to the question. */
-  readonly code: AskFailure;
-
-  constructor(code: AskFailure, message?: string) {
-    super(message ?? code);
-    this.name = 'AskError';
-    this.code = code;
-  }
-}
-
 /** The refusal when nobody can answer (`AskTools#unavailable`). */
 export const UNAVAILABLE =
   'Nobody can answer questions in this session: no person is at the keyboard to answer. Decide for yourself, go on, and say in your reply what you assumed.';

@@ -6,7 +6,16 @@ import * as api from './index.js';
 describe('the package exports', () => {
   it('exactly the documented names', () => {
     expect(Object.keys(api).sort()).toEqual(
-      ['END_STATUSES', 'REMINDER_LINE', 'TaskRegistry', 'escape', 'notificationText', 'reminderText'].sort(),
+      [
+        'END_STATUSES',
+        'REMINDER_LINE',
+        'RegistryArgumentError',
+        'RegistryRangeError',
+        'TaskRegistry',
+        'escape',
+        'notificationText',
+        'reminderText',
+      ].sort(),
     );
   });
 });

@@ -1,3 +1,4 @@
+export { RegistryArgumentError, RegistryRangeError } from './errors.js';
 export type { EndStatus, NotificationFields, Usage } from './notification.js';
 export { END_STATUSES, escape, notificationText, REMINDER_LINE, reminderText } from './notification.js';
 export type {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RegistryArgumentError, RegistryRangeError } from './errors.js';
 import { escape as escapeText, notificationText, REMINDER_LINE, reminderText } from './index.js';
 
 describe('notificationText', () => {
@@ -91,10 +92,10 @@ describe('notificationText', () => {
 
   it('refuses bad fields with what was expected and received', () => {
     expect(() => notificationText({ taskId: 'a', status: 'done' as never, summary: 's' })).toThrow(
-      new RangeError('notificationText: status: expected one of completed, failed, killed, received "done"'),
+      new RegistryRangeError('notificationText: status: expected one of completed, failed, killed, received "done"'),
     );
     expect(() => notificationText({ status: 'failed', summary: 's' } as never)).toThrow(
-      new TypeError('notificationText: taskId: expected a string, received nothing'),
+      new RegistryArgumentError('notificationText: taskId: expected a string, received nothing'),
     );
     expect(() => notificationText({ taskId: 'a', status: 'failed', summary: 's', usage: { 'a b': 1 } })).toThrow(
       'notificationText: usage: expected element names such as tool_uses, received "a b"',

@@ -2,6 +2,7 @@
  * Claude Code's `<task-notification>` user message (seed 001, `notification_text`), and the
  * `<system-reminder>` it is wrapped in when it arrives next to a genuine user message.
  */
+import { RegistryArgumentError, RegistryRangeError } from './errors.js';
 
 /** How a piece of background work ended. */
 export type EndStatus = 'completed' | 'failed' | 'killed';
@@ -43,7 +44,7 @@ const ELEMENT_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 function usagePairs(usage: Usage): [string, unknown][] {
   if (!Array.isArray(usage)) {
     if (typeof usage !== 'object' || usage === null) {
-      throw new TypeError(
+      throw new RegistryArgumentError(
         `notificationText: usage: expected an object or a list of [name, value] pairs, received ${typeof usage}`,
       );
     }
@@ -51,7 +52,7 @@ function usagePairs(usage: Usage): [string, unknown][] {
   }
   return usage.map((pair, index) => {
     if (!Array.isArray(pair) || pair.length !== 2) {
-      throw new TypeError(
+      throw new RegistryArgumentError(
         `notificationText: usage[${index}]: expected a [name, value] pair, received ${JSON.stringify(pair)}`,
       );
     }
@@ -61,7 +62,7 @@ function usagePairs(usage: Usage): [string, unknown][] {
 
 function requireString(field: string, value: unknown): void {
   if (typeof value !== 'string') {
-    throw new TypeError(
+    throw new RegistryArgumentError(
       `notificationText: ${field}: expected a string, received ${value === undefined ? 'nothing' : typeof value}`,
     );
   }
@@ -73,14 +74,14 @@ function requireString(field: string, value: unknown): void {
  * only when given (not undefined or null); usage as its pairs in the order given; the text of
  * every element escaped.
  *
- * @throws TypeError when taskId or summary is not a string, or usage is malformed;
+ * @throws RegistryArgumentError (a TypeError) when taskId or summary is not a string, or usage is malformed;
  *   RangeError for a status other than completed, failed or killed.
  */
 export function notificationText(fields: NotificationFields): string {
   requireString('taskId', fields.taskId);
   requireString('summary', fields.summary);
   if (!END_STATUSES.includes(fields.status)) {
-    throw new RangeError(
+    throw new RegistryRangeError(
       `notificationText: status: expected one of ${END_STATUSES.join(', ')}, received ${JSON.stringify(fields.status)}`,
     );
   }
@@ -93,7 +94,7 @@ export function notificationText(fields: NotificationFields): string {
   if (given(fields.usage)) {
     const pairs = usagePairs(fields.usage as Usage).map(([name, value]) => {
       if (typeof name !== 'string' || !ELEMENT_NAME.test(name)) {
-        throw new TypeError(
+        throw new RegistryArgumentError(
           `notificationText: usage: expected element names such as tool_uses, received ${JSON.stringify(name)}`,
         );
       }

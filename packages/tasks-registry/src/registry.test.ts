@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RegistryArgumentError, RegistryRangeError } from './errors.js';
 import { TaskRegistry, type TaskRegistryEvents } from './index.js';
 
 afterEach(() => {
@@ -33,7 +34,9 @@ describe('ids', () => {
 
   it('refuses a kind that is not a non-empty string', () => {
     const tasks = new TaskRegistry();
-    expect(() => tasks.nextId('')).toThrow(new TypeError('nextId: kind: expected a non-empty string, received ""'));
+    expect(() => tasks.nextId('')).toThrow(
+      new RegistryArgumentError('nextId: kind: expected a non-empty string, received ""'),
+    );
   });
 });
 
@@ -66,7 +69,7 @@ describe('entries', () => {
     const tasks = new TaskRegistry();
     tasks.add({ id: 'agent_1', kind: 'agent', description: 'first' });
     expect(() => tasks.add({ id: 'agent_1', kind: 'agent', description: 'second' })).toThrow(
-      new TypeError('add: id: expected an id not in use, received "agent_1", which is in use'),
+      new RegistryArgumentError('add: id: expected an id not in use, received "agent_1", which is in use'),
     );
     expect(tasks.get('agent_1')?.description).toBe('first');
     expect(() => tasks.add({ id: 5 as unknown as string, kind: 'agent' })).toThrow(
@@ -74,7 +77,7 @@ describe('entries', () => {
     );
     expect(() => tasks.add({ id: 'a_9', kind: '' })).toThrow(TypeError);
     expect(() => tasks.add({ id: 'a_9', kind: 'a', status: 'done' as never })).toThrow(
-      new RangeError('add: status: expected one of running, completed, failed, killed, received "done"'),
+      new RegistryRangeError('add: status: expected one of running, completed, failed, killed, received "done"'),
     );
     expect(tasks.entries().map((e) => e.id)).toEqual(['agent_1']);
     expect(tasks.nextId('a')).toBe('a_1');
@@ -128,7 +131,7 @@ describe('entries', () => {
     const entry = tasks.finish('agent_1', 'failed', { report: 'it broke', usage: { tool_uses: 2 } });
     expect(entry).toMatchObject({ status: 'failed', report: 'it broke', usage: { tool_uses: 2 } });
     expect(() => tasks.finish('agent_1', 'running' as never)).toThrow(
-      new RangeError('finish: status: expected one of completed, failed, killed, received "running"'),
+      new RegistryRangeError('finish: status: expected one of completed, failed, killed, received "running"'),
     );
     expect(tasks.get('agent_1')?.status).toBe('failed');
     expect(tasks.finish('agent_9', 'completed')).toBeUndefined();
@@ -262,10 +265,10 @@ describe('the queue', () => {
   it('refuses a recipient or text that is not a string, queuing nothing', () => {
     const tasks = new TaskRegistry();
     expect(() => tasks.post(7 as unknown as string, 'x')).toThrow(
-      new TypeError('post: recipient: expected a non-empty string, received number'),
+      new RegistryArgumentError('post: recipient: expected a non-empty string, received number'),
     );
     expect(() => tasks.notify('main', undefined as unknown as string)).toThrow(
-      new TypeError('notify: text: expected a string, received nothing'),
+      new RegistryArgumentError('notify: text: expected a string, received nothing'),
     );
     expect(tasks.pending('main')).toBe(0);
   });

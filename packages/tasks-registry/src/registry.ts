@@ -2,6 +2,7 @@
  * TaskRegistry: the registry of background work and its notification queue (seed 001,
  * Langertha::Raider::Tasks). One per application or conversation.
  */
+import { RegistryArgumentError, RegistryRangeError } from './errors.js';
 import { END_STATUSES, type EndStatus } from './notification.js';
 
 /** The status of an entry: `running` until its run ends. */
@@ -89,13 +90,13 @@ function describe(value: unknown): string {
 
 function requireName(fn: string, field: string, value: unknown): asserts value is string {
   if (typeof value !== 'string' || value === '') {
-    throw new TypeError(`${fn}: ${field}: expected a non-empty string, received ${describe(value)}`);
+    throw new RegistryArgumentError(`${fn}: ${field}: expected a non-empty string, received ${describe(value)}`);
   }
 }
 
 function requireStatus(fn: string, value: unknown, allowed: readonly string[]): void {
   if (!allowed.includes(value as string)) {
-    throw new RangeError(`${fn}: status: expected one of ${allowed.join(', ')}, received ${describe(value)}`);
+    throw new RegistryRangeError(`${fn}: status: expected one of ${allowed.join(', ')}, received ${describe(value)}`);
   }
 }
 
@@ -141,28 +142,30 @@ export class TaskRegistry extends EventTarget {
    */
   nextId(kind: string, options: { taken?: (id: string) => boolean } = {}): string {
     requireName('nextId', 'kind', kind);
-    let n = (this.counters.get(kind) ?? 0) + 1;
-    while (this.byId.has(`${kind}_${n}`) || options.taken?.(`${kind}_${n}`)) n += 1;
-    this.counters.set(kind, n);
-    return `${kind}_${n}`;
+    let count = (this.counters.get(kind) ?? 0) + 1;
+    while (this.byId.has(`${kind}_${count}`) || options.taken?.(`${kind}_${count}`)) count += 1;
+    this.counters.set(kind, count);
+    return `${kind}_${count}`;
   }
 
   /**
    * Registers an entry (status `running` unless given) and returns it. An id of the form KIND_N
    * moves that kind's counter to at least N. A `promise` is held until it settles.
    *
-   * @throws TypeError for a missing id or kind, or an id in use (nothing is changed);
-   *   RangeError for an unknown status.
+   * @throws RegistryArgumentError (a TypeError) for a missing id or kind, or an id in use (nothing is changed);
+   *   RegistryRangeError (a RangeError) for an unknown status.
    */
   add(fields: NewTaskEntry): TaskEntry {
     if (typeof fields !== 'object' || fields === null) {
-      throw new TypeError(`add: expected an object with id and kind, received ${describe(fields)}`);
+      throw new RegistryArgumentError(`add: expected an object with id and kind, received ${describe(fields)}`);
     }
     requireName('add', 'id', fields.id);
     requireName('add', 'kind', fields.kind);
     if (fields.status !== undefined) requireStatus('add', fields.status, STATUSES);
     if (this.byId.has(fields.id)) {
-      throw new TypeError(`add: id: expected an id not in use, received ${JSON.stringify(fields.id)}, which is in use`);
+      throw new RegistryArgumentError(
+        `add: id: expected an id not in use, received ${JSON.stringify(fields.id)}, which is in use`,
+      );
     }
     const entry = { ...fields, status: fields.status ?? 'running' } as TaskEntry;
     this.byId.set(entry.id, entry);
@@ -185,13 +188,13 @@ export class TaskRegistry extends EventTarget {
    * Changes fields of an entry (a resumed agent runs again) and returns it; `undefined` for an
    * unknown id. A new `promise` is held as with `add`. The id cannot change.
    *
-   * @throws TypeError for a field `id` other than the entry's; RangeError for an unknown status.
+   * @throws RegistryArgumentError (a TypeError) for a field `id` other than the entry's; RegistryRangeError (a RangeError) for an unknown status.
    */
   set(id: string, fields: Partial<TaskEntry>): TaskEntry | undefined {
     const entry = this.byId.get(id);
     if (!entry) return undefined;
     if (fields.id !== undefined && fields.id !== id) {
-      throw new TypeError(
+      throw new RegistryArgumentError(
         `set: id: an entry's id cannot change, received ${describe(fields.id)} for ${JSON.stringify(id)}`,
       );
     }
@@ -230,7 +233,7 @@ export class TaskRegistry extends EventTarget {
    * Sets the entry's status (completed, failed, killed) and the given fields; returns the entry,
    * or `undefined` for an unknown id. Dispatches `finished`.
    *
-   * @throws RangeError for another status (nothing is changed).
+   * @throws RegistryRangeError (a RangeError) for another status (nothing is changed).
    */
   finish(id: string, status: EndStatus, fields: Partial<TaskEntry> = {}): TaskEntry | undefined {
     requireStatus('finish', status, END_STATUSES);
@@ -283,7 +286,8 @@ export class TaskRegistry extends EventTarget {
   /** Queues a plain message (what send_message hands a running agent) and wakes the recipient's waiters. */
   post(recipient: string, text: string): void {
     requireName('post', 'recipient', recipient);
-    if (typeof text !== 'string') throw new TypeError(`post: text: expected a string, received ${describe(text)}`);
+    if (typeof text !== 'string')
+      throw new RegistryArgumentError(`post: text: expected a string, received ${describe(text)}`);
     this.enqueue(recipient, { text, notification: false });
   }
 
@@ -294,7 +298,8 @@ export class TaskRegistry extends EventTarget {
    */
   notify(recipient: string, text: string, options: { id?: string; label?: string } = {}): boolean {
     requireName('notify', 'recipient', recipient);
-    if (typeof text !== 'string') throw new TypeError(`notify: text: expected a string, received ${describe(text)}`);
+    if (typeof text !== 'string')
+      throw new RegistryArgumentError(`notify: text: expected a string, received ${describe(text)}`);
     if (options.id !== undefined && this.byId.get(options.id)?.quiet) return false;
     const item: QueueItem = { text, notification: true };
     if (options.id !== undefined) item.id = options.id;

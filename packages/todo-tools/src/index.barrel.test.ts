@@ -6,7 +6,17 @@ import * as api from './index.js';
 describe('the package exports', () => {
   it('exactly the documented names', () => {
     expect(Object.keys(api).sort()).toEqual(
-      ['DEFAULT_LIMITS', 'TODO_GUIDANCE', 'TodoListError', 'TodoTool', 'TodoTools', 'memoryStore', 'replay'].sort(),
+      [
+        'DEFAULT_LIMITS',
+        'InvalidListError',
+        'InvalidOptionError',
+        'TODO_GUIDANCE',
+        'TodoListError',
+        'TodoTool',
+        'TodoTools',
+        'memoryStore',
+        'replay',
+      ].sort(),
     );
   });
 });

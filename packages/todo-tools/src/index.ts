@@ -1,3 +1,4 @@
+export { InvalidListError, InvalidOptionError, TodoListError } from './errors.js';
 export type { TodoLimits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';
 export type { ListStore, TaskListState, TodoFamilyState, TodoWriteState, Transaction } from './store/list-store.js';
@@ -10,5 +11,4 @@ export { TodoTool } from './todo/todo-tool.js';
 export type { TodoAction, TodoDetails, TodoResult, TodoSnapshot, TodoTask, TodoTaskStatus } from './todo/todo-types.js';
 export type { TodoToolsOptions } from './todo-tools.js';
 export { TodoTools } from './todo-tools.js';
-export { TodoListError } from './todo-write/todo-write.js';
 export type { TaskEvent, TaskItem, TodoItem, TodoStatus, ToolAnswer } from './types.js';

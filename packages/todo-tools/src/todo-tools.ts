@@ -122,7 +122,7 @@ export class TodoTools {
    * current one, calling neither `onUpdate` nor `beforeTask`. The next id follows the highest id
    * of the list. Links are mirrored; links to tasks not in the list are dropped.
    *
-   * @throws TypeError naming what is wrong when `list` is not such a list; the list is then unchanged.
+   * @throws InvalidListError (a TypeError) naming what is wrong when `list` is not such a list; the list is then unchanged.
    */
   restoreTasks(list: readonly TaskItem[]): void {
     this.taskTools.restore(list);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ToolNamesArgumentError } from './errors.js';
 import { claudeInput, raiderInput } from './index.js';
 
 const FILE_TOOLS = ['read_file', 'write_file', 'edit_file', 'multi_edit'];
@@ -178,10 +179,12 @@ describe('everything else', () => {
 describe('bad input', () => {
   it('throws a TypeError without a tool name', () => {
     expect(() => claudeInput(undefined as unknown as string, {})).toThrow(
-      new TypeError('claudeInput: expected a tool name (a non-empty string) as the first argument, received undefined'),
+      new ToolNamesArgumentError(
+        'claudeInput: expected a tool name (a non-empty string) as the first argument, received undefined',
+      ),
     );
     expect(() => raiderInput('', {})).toThrow(
-      new TypeError(
+      new ToolNamesArgumentError(
         'raiderInput: expected a tool name (a non-empty string) as the first argument, received the string ""',
       ),
     );
@@ -189,10 +192,10 @@ describe('bad input', () => {
 
   it('throws a TypeError when the arguments are not a plain object', () => {
     expect(() => claudeInput('bash', null as unknown as Record<string, unknown>)).toThrow(
-      new TypeError('claudeInput: expected the arguments of bash to be a plain object, received null'),
+      new ToolNamesArgumentError('claudeInput: expected the arguments of bash to be a plain object, received null'),
     );
     expect(() => raiderInput('bash', ['ls'] as unknown as Record<string, unknown>)).toThrow(
-      new TypeError('raiderInput: expected the arguments of bash to be a plain object, received an array'),
+      new ToolNamesArgumentError('raiderInput: expected the arguments of bash to be a plain object, received an array'),
     );
     expect(() => raiderInput('bash', new Map() as unknown as Record<string, unknown>)).toThrow(
       'received an instance of Map',

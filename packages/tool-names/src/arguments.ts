@@ -4,6 +4,8 @@
  * `raiderInput` the way back (a hook's `updatedInput`).
  */
 
+import { ToolNamesArgumentError } from './errors.js';
+
 /** One argument that has another name, or another unit, on the other side. */
 interface Rename {
   readonly from: string;
@@ -88,12 +90,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function assertInput(fn: string, tool: unknown, args: unknown): asserts args is Record<string, unknown> {
   if (typeof tool !== 'string' || tool === '') {
-    throw new TypeError(
+    throw new ToolNamesArgumentError(
       `${fn}: expected a tool name (a non-empty string) as the first argument, received ${describe(tool)}`,
     );
   }
   if (!isPlainObject(args)) {
-    throw new TypeError(`${fn}: expected the arguments of ${tool} to be a plain object, received ${describe(args)}`);
+    throw new ToolNamesArgumentError(
+      `${fn}: expected the arguments of ${tool} to be a plain object, received ${describe(args)}`,
+    );
   }
 }
 
@@ -135,7 +139,7 @@ function translate(args: Record<string, unknown>, direction: Direction | undefin
  * When `args` carries both names of one argument (`path` and `file_path`), the translated key
  * wins and the other is dropped.
  *
- * @throws TypeError when `tool` is not a non-empty string or `args` is not a plain object.
+ * @throws ToolNamesArgumentError (a TypeError) when `tool` is not a non-empty string or `args` is not a plain object.
  * @example claudeInput('read_file', { path: 'lib/A.pm' }) // { file_path: 'lib/A.pm' }
  */
 export function claudeInput(tool: string, args: Record<string, unknown>): Record<string, unknown> {
@@ -154,7 +158,7 @@ export function claudeInput(tool: string, args: Record<string, unknown>): Record
  *   milliseconds -> seconds (rounded up) and `block: true` when not given; an input with
  *   `bash_id` and no `task_id` is the older BashOutput and passes unchanged.
  *
- * @throws TypeError when `tool` is not a non-empty string or `args` is not a plain object.
+ * @throws ToolNamesArgumentError (a TypeError) when `tool` is not a non-empty string or `args` is not a plain object.
  * @example raiderInput('edit_file', { file_path: '/abs/A.pm', old_string: 'a', new_string: 'b' })
  * // { path: '/abs/A.pm', old_string: 'a', new_string: 'b' }
  */

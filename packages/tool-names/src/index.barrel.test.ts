@@ -7,6 +7,7 @@ describe('the package exports', () => {
   it('exactly the documented names', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
+        'ToolNamesArgumentError',
         'claudeInput',
         'claudeName',
         'claudeNames',

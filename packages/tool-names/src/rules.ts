@@ -2,6 +2,7 @@
  * Claude Code names as they reach raider from its surfaces: permission rules and the
  * `tools:` / `disallowedTools:` lists of an agent file.
  */
+import { ToolNamesArgumentError } from './errors.js';
 import { raiderName } from './table.js';
 
 /** A permission rule such as `Bash(npm run test:*)`, with its tool named the raider way. */
@@ -47,14 +48,14 @@ export function parseRule(rule: unknown): ParsedRule | undefined {
  *
  * @example raiderTools(['Read', 'Grep', 'mcp__gh__x', 'Bogus'])
  * // { tools: ['read_file', 'grep', 'mcp__gh__x'], unknown: ['Bogus'] }
- * @throws TypeError when `list` is neither an array nor a string.
+ * @throws ToolNamesArgumentError (a TypeError) when `list` is neither an array nor a string.
  */
 export function raiderTools(list: readonly string[] | string): RaiderTools {
   let names: readonly unknown[];
   if (typeof list === 'string') names = list.split(',');
   else if (Array.isArray(list)) names = list;
   else {
-    throw new TypeError(
+    throw new ToolNamesArgumentError(
       `raiderTools: expected an array of tool names or a comma-separated string, received ${list === null ? 'null' : typeof list}`,
     );
   }

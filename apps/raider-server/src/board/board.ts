@@ -56,9 +56,9 @@ type Task = Record<string, unknown>;
 
 /** The tasks of a list state (as raider://tasks shows it) in the board's shape; tombstones hidden. */
 export function boardTasks(state: unknown): BoardTask[] {
-  const s = (state ?? {}) as { family?: string; tasks?: Task[]; todos?: Task[] };
-  if (s.family === 'todo_write') {
-    return (s.todos ?? []).map((t, i) => ({
+  const listed = (state ?? {}) as { family?: string; tasks?: Task[]; todos?: Task[] };
+  if (listed.family === 'todo_write') {
+    return (listed.todos ?? []).map((t, i) => ({
       id: String(i + 1),
       title: String(t.content),
       status: t.status as BoardTask['status'],
@@ -66,10 +66,10 @@ export function boardTasks(state: unknown): BoardTask[] {
       blockedBy: [],
     }));
   }
-  const tasks = (s.tasks ?? []).filter((t) => t.status !== 'deleted');
+  const tasks = (listed.tasks ?? []).filter((t) => t.status !== 'deleted');
   const done = new Set(tasks.filter((t) => t.status === 'completed').map((t) => String(t.id)));
   return tasks.map((t) => {
-    const title = String(s.family === 'todo' ? t.subject : t.content);
+    const title = String(listed.family === 'todo' ? t.subject : t.content);
     const blockedBy = ((t.blockedBy as unknown[] | undefined) ?? []).map(String).filter((id) => !done.has(id));
     const task: BoardTask = { id: String(t.id), title, status: t.status as BoardTask['status'], blockedBy };
     if (t.status === 'in_progress' && t.activeForm) task.activeForm = String(t.activeForm);

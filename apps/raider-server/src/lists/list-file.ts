@@ -22,28 +22,11 @@ import {
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ListStore, Transaction } from '@raider/todo-tools';
 import lockfile from 'proper-lockfile';
+import { ListFileError, ListIdError } from '../errors.js';
 
 /** The families' sections of a list file. */
 export type Section = 'tasks' | 'todo' | 'todo_write';
 const SECTIONS: readonly Section[] = ['tasks', 'todo', 'todo_write'];
-
-/** A list id that cannot name a file under the data dir. */
-export class ListIdError extends Error {
-  readonly code = 'BAD_LIST_ID';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ListIdError';
-  }
-}
-
-/** A list file that cannot be read, parsed or written. Names the file and what is wrong. */
-export class ListFileError extends Error {
-  readonly code = 'BAD_LIST_FILE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ListFileError';
-  }
-}
 
 /** The longest file name most file systems take, in bytes (ext4, tmpfs, APFS, NTFS: 255). */
 const MAX_FILE_NAME_BYTES = 255;

@@ -3,6 +3,7 @@
  * memory by this process's conversations that name it, and the handle a conversation holds.
  */
 import { type ListStore, memoryStore } from '@raider/todo-tools';
+import { SharedListLimitError } from '../errors.js';
 import { openListFile } from './list-file.js';
 
 /** A named list and the store of each family's section of it. */
@@ -19,15 +20,6 @@ export interface MemoryListOptions {
   keepMs?: number;
   /** Most in-memory lists at once (default 100); lists nobody uses make room first. */
   maxLists?: number;
-}
-
-/** Too many lists are shared in memory to open another (each is in use). */
-export class SharedListLimitError extends Error {
-  readonly code = 'TOO_MANY_SHARED_LISTS';
-  constructor(message: string) {
-    super(message);
-    this.name = 'SharedListLimitError';
-  }
 }
 
 interface SharedList {

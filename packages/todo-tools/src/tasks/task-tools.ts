@@ -6,6 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { type Answer, invalid, rejected, storeProblem, toResult } from '../answer.js';
+import { InvalidListError } from '../errors.js';
 import type { TodoLimits } from '../limits.js';
 import { tooDeeplyNested } from '../metadata.js';
 import { formatIssues } from '../schema-fields.js';
@@ -142,7 +143,7 @@ export class TaskTools {
     this.generation += 1;
   }
 
-  /** Takes over a list in `onUpdate`'s shape. @throws TypeError naming what is wrong; nothing changes then. */
+  /** Takes over a list in `onUpdate`'s shape. @throws InvalidListError (a TypeError) naming what is wrong; nothing changes then. */
   restore(items: readonly TaskItem[]): void {
     this.list.restore(this.validList('restoreTasks', items));
     this.generation += 1;
@@ -181,10 +182,10 @@ export class TaskTools {
 
   private validList(what: string, items: unknown): TaskItem[] {
     const tooDeep = tooDeeplyNested(items, this.options.limits.maxMetadataDepth);
-    if (tooDeep) throw new TypeError(`${what}: ${tooDeep}`);
+    if (tooDeep) throw new InvalidListError(`${what}: ${tooDeep}`);
     const parsed = restoreSchema.safeParse(items);
     if (!parsed.success) {
-      throw new TypeError(`${what}: expected a task list in onUpdate's shape: ${formatIssues(parsed.error)}`);
+      throw new InvalidListError(`${what}: expected a task list in onUpdate's shape: ${formatIssues(parsed.error)}`);
     }
     return parsed.data;
   }
@@ -194,7 +195,7 @@ export class TaskTools {
     load: (state: TaskListState | undefined): void => {
       const nextId = state?.nextId;
       if (nextId !== undefined && (!Number.isSafeInteger(nextId) || nextId < 1)) {
-        throw new TypeError(`the stored nextId is not a whole number of at least 1: ${JSON.stringify(nextId)}`);
+        throw new InvalidListError(`the stored nextId is not a whole number of at least 1: ${JSON.stringify(nextId)}`);
       }
       this.list.restore(this.validList('the stored list', state?.tasks ?? []), nextId);
     },

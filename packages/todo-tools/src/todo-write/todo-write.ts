@@ -6,26 +6,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { type Answer, rejected, storeProblem, toResult } from '../answer.js';
+import { TodoListError } from '../errors.js';
 import type { TodoLimits } from '../limits.js';
 import { received } from '../received.js';
 import { objectError, status, TASK_STATUSES, text } from '../schema-fields.js';
 import type { ListStore, TodoWriteState } from '../store/list-store.js';
 import { advertised } from '../tool-input.js';
 import type { TodoItem } from '../types.js';
-
-/** Thrown by `check` for a list todo_write refuses; names the first wrong item. */
-export class TodoListError extends Error {
-  /** Stable code for programs. */
-  readonly code = 'INVALID_TODO_LIST';
-  /** Index of the first wrong item, or undefined when the list itself is wrong. */
-  readonly index: number | undefined;
-
-  constructor(message: string, index: number | undefined) {
-    super(message);
-    this.name = 'TodoListError';
-    this.index = index;
-  }
-}
 
 /**
  * The list as todo_write stores it (activeForm defaulted to content), or a TodoListError naming

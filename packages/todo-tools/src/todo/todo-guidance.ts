@@ -4,6 +4,7 @@
  * system prompt or the MCP server's instructions. Either part can be replaced, as rpiv-todo's
  * `guidance` config allows.
  */
+import { InvalidOptionError } from '../errors.js';
 
 /** The parts of the guidance; either may be replaced (`new TodoTool({ guidance })`). */
 export interface TodoGuidance {
@@ -28,15 +29,15 @@ const DEFAULT_PROMPT_GUIDELINES: readonly string[] = Object.freeze([
 /**
  * The guidance as instructions text: the snippet, then one `- ` line per guideline. A part left
  * out takes the default.
- * @throws TypeError when `promptSnippet` is not a string or `promptGuidelines` not an array of strings.
+ * @throws InvalidOptionError (a TypeError) when `promptSnippet` is not a string or `promptGuidelines` not an array of strings.
  */
 export function guidanceText(guidance: TodoGuidance = {}): string {
   const { promptSnippet = DEFAULT_PROMPT_SNIPPET, promptGuidelines = DEFAULT_PROMPT_GUIDELINES } = guidance;
   if (typeof promptSnippet !== 'string') {
-    throw new TypeError(`guidance.promptSnippet: expected a string, received ${typeof promptSnippet}`);
+    throw new InvalidOptionError(`guidance.promptSnippet: expected a string, received ${typeof promptSnippet}`);
   }
   if (!Array.isArray(promptGuidelines) || !promptGuidelines.every((line) => typeof line === 'string')) {
-    throw new TypeError('guidance.promptGuidelines: expected an array of strings');
+    throw new InvalidOptionError('guidance.promptGuidelines: expected an array of strings');
   }
   return [promptSnippet, ...promptGuidelines.map((line) => `- ${line}`)].join('\n');
 }

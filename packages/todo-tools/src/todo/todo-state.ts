@@ -60,9 +60,9 @@ function freezeTask(task: TodoTask): TodoTask {
 }
 
 const sameIds = (a: readonly number[] | undefined, b: readonly number[] | undefined): boolean => {
-  const x = a ?? [];
-  const y = b ?? [];
-  return x.length === y.length && x.every((v, i) => v === y[i]);
+  const left = a ?? [];
+  const right = b ?? [];
+  return left.length === right.length && left.every((value, i) => value === right[i]);
 };
 
 /**
@@ -291,11 +291,11 @@ export class TodoState {
     if (p.id === undefined) return { error: 'id required for get' };
     const task = this.task(p.id);
     if (!task) return { error: `#${p.id} not found` };
-    return { text: getBlock(task, this.blockersOf(task.id)), changed: false };
+    return { text: getBlock(task, this.tasksBlockedBy(task.id)), changed: false };
   }
 
   /** Ids of the tasks whose blockedBy names `id`, ascending. */
-  blockersOf(id: number): number[] {
+  tasksBlockedBy(id: number): number[] {
     return [...(this.blocks.get(id) ?? [])].sort((a, b) => a - b);
   }
 

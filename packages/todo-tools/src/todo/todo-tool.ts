@@ -6,6 +6,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { InvalidListError } from '../errors.js';
 import { DEFAULT_LIMITS, type TodoLimits } from '../limits.js';
 import { tooDeeplyNested } from '../metadata.js';
 import { serial } from '../serial.js';
@@ -42,8 +43,8 @@ export interface TodoToolOptions {
 }
 
 // Ids are advertised as integers (what the seed names); `call` also reads numeric strings.
-const id = () => z.number().int();
-const ids = () => z.array(id());
+const integerId = () => z.number().int();
+const integerIds = () => z.array(integerId());
 
 /**
  * The parameters as clients see them in tools/list. Only advertised: the SDK lets any object
@@ -53,14 +54,14 @@ const ids = () => z.array(id());
 const INPUT = z.strictObject({
   action: z.enum(TODO_ACTIONS as [string, ...string[]]).describe('What to do.'),
   subject: z.string().optional().describe('create (required), update: short imperative title.'),
-  blockedBy: ids().optional().describe('create: ids this task waits on.'),
+  blockedBy: integerIds().optional().describe('create: ids this task waits on.'),
   description: z.string().optional().describe('create, update: long-form detail.'),
   activeForm: z.string().optional().describe('create, update: present-continuous label shown while in_progress.'),
   owner: z.string().optional().describe('create, update: agent or person assigned.'),
   metadata: jsonRecord().optional().describe('create, update: key/value data; on update merged, null deletes a key.'),
-  addBlockedBy: ids().optional().describe('update: ids to add to blockedBy.'),
-  removeBlockedBy: ids().optional().describe('update: ids to remove from blockedBy.'),
-  id: id().optional().describe('update, get, delete: the task id (an integer).'),
+  addBlockedBy: integerIds().optional().describe('update: ids to add to blockedBy.'),
+  removeBlockedBy: integerIds().optional().describe('update: ids to remove from blockedBy.'),
+  id: integerId().optional().describe('update, get, delete: the task id (an integer).'),
   status: z
     .enum(TODO_STATUSES as [string, ...string[]])
     .optional()
@@ -106,7 +107,7 @@ export class TodoTool {
   private readonly queue = serial();
   private built: McpServer | undefined;
 
-  /** @throws TypeError when `options.snapshot` does not validate, or `options.guidance` is not text. */
+  /** @throws InvalidListError (a TypeError) when `options.snapshot` does not validate, or `options.guidance` is not text. */
   constructor(options: TodoToolOptions = {}) {
     this.instructions = guidanceText(options.guidance);
     this.onUpdate = options.onUpdate;
@@ -159,9 +160,9 @@ export class TodoTool {
   /** Takes over a stored snapshot (an empty list when there is none). */
   private load(snapshot: TodoSnapshot | undefined): void {
     const tooDeep = tooDeeplyNested(snapshot?.tasks, this.limits.maxMetadataDepth);
-    if (tooDeep) throw new TypeError(`the stored list: ${tooDeep}`);
+    if (tooDeep) throw new InvalidListError(`the stored list: ${tooDeep}`);
     const valid = readSnapshot(snapshot ?? { tasks: [], nextId: 1 });
-    if (typeof valid === 'string') throw new TypeError(`the stored list is not a valid snapshot: ${valid}`);
+    if (typeof valid === 'string') throw new InvalidListError(`the stored list is not a valid snapshot: ${valid}`);
     this.state.load(valid);
   }
 
@@ -203,13 +204,13 @@ export class TodoTool {
 
   /**
    * Replaces the state with `snapshot` (a `details` object will do). Calls no hook.
-   * @throws TypeError naming what is wrong when it does not validate; the state is then unchanged.
+   * @throws InvalidListError (a TypeError) naming what is wrong when it does not validate; the state is then unchanged.
    */
   restore(snapshot: TodoSnapshot): void {
     const tooDeep = tooDeeplyNested(snapshot?.tasks, this.limits.maxMetadataDepth);
-    if (tooDeep) throw new TypeError(`TodoTool.restore: ${tooDeep}`);
+    if (tooDeep) throw new InvalidListError(`TodoTool.restore: ${tooDeep}`);
     const valid = readSnapshot(snapshot);
-    if (typeof valid === 'string') throw new TypeError(`TodoTool.restore: invalid snapshot: ${valid}`);
+    if (typeof valid === 'string') throw new InvalidListError(`TodoTool.restore: invalid snapshot: ${valid}`);
     this.state.load(valid);
   }
 
