@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
   entry: ['src/index.ts'],
@@ -7,4 +10,6 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
+  // The version, not the whole package.json, goes into the bundle.
+  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
 });

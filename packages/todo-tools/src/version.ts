@@ -1,4 +1,8 @@
-import pkg from '../package.json' with { type: 'json' };
+/** Set by the build (tsup `define`) and by vitest's config from package.json. */
+declare const __PACKAGE_VERSION__: string;
 
-/** This package's version, as MCP servers built here announce it. */
-export const VERSION: string = pkg.version;
+/**
+ * This package's version, as MCP servers built here announce it. Injected at build time, so the
+ * bundle does not carry the whole package.json (devDependencies and all).
+ */
+export const VERSION: string = __PACKAGE_VERSION__;

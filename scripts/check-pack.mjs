@@ -1,0 +1,57 @@
+// What a user gets from `npm install <package>`: packs the package in the current folder (and
+// the workspace packages it depends on, which are not published yet), installs the tarballs into
+// an empty project with nothing else, imports the package and, for one with a `bin`, runs it with
+// --version. Every published package's `check:package` runs it.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
+const readManifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+
+/** Folders of the workspace packages, by name. */
+const workspace = new Map(
+  ['packages', 'apps'].flatMap((group) =>
+    readdirSync(join(root, group))
+      .filter((name) => existsSync(join(root, group, name, 'package.json')))
+      .map((name) => [readManifest(join(root, group, name)).name, join(root, group, name)]),
+  ),
+);
+
+/** The package in `dir` and, recursively, the workspace packages it depends on. */
+function withWorkspaceDependencies(dir, seen = new Set()) {
+  if (seen.has(dir)) return [];
+  seen.add(dir);
+  const deps = Object.entries(readManifest(dir).dependencies ?? {})
+    .filter(([, range]) => String(range).startsWith('workspace:'))
+    .flatMap(([name]) => withWorkspaceDependencies(workspace.get(name), seen));
+  return [dir, ...deps];
+}
+
+const here = process.cwd();
+const manifest = readManifest(here);
+const project = mkdtempSync(join(tmpdir(), 'raider-pack-'));
+try {
+  const tarballs = withWorkspaceDependencies(here).map((dir) => {
+    const before = new Set(readdirSync(project));
+    execFileSync('pnpm', ['pack', '--pack-destination', project], { cwd: dir, stdio: 'ignore' });
+    const made = readdirSync(project).find((file) => file.endsWith('.tgz') && !before.has(file));
+    if (!made) throw new Error(`pnpm pack wrote no tarball for ${dir}`);
+    return join(project, made);
+  });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty-project', private: true, type: 'module' }));
+  // Peers (the MCP SDK, zod) come from the registry, as they would for a user.
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', ...tarballs], { cwd: project, stdio: 'ignore' });
+  const probe = `const api = await import(${JSON.stringify(manifest.name)});
+if (Object.keys(api).length === 0) { console.error('the package exports nothing'); process.exit(1); }`;
+  writeFileSync(join(project, 'probe.mjs'), probe);
+  execFileSync('node', ['probe.mjs'], { cwd: project, stdio: 'inherit' });
+  for (const bin of Object.keys(manifest.bin ?? {})) {
+    const version = execFileSync(join(project, 'node_modules', '.bin', bin), ['--version'], { encoding: 'utf8' }).trim();
+    if (version !== manifest.version) throw new Error(`${bin} --version printed ${version}, expected ${manifest.version}`);
+  }
+  console.log(`packed ${manifest.name} and used it from an empty project`);
+} finally {
+  rmSync(project, { recursive: true, force: true });
+}
