@@ -1,31 +1,7 @@
 // The live board: draws the server's state from its event stream and sends answers back.
 // Status is told in words (and a symbol), never by colour alone; everything works by keyboard.
 
-interface BoardTask {
-  id: string;
-  title: string;
-  status: 'pending' | 'in_progress' | 'completed';
-  activeForm?: string;
-  owner?: string;
-  blockedBy: string[];
-}
-interface BoardList {
-  key: string;
-  title: string;
-  family: string;
-  tasks: BoardTask[];
-  work: { id: string; kind: string; description?: string }[];
-}
-interface BoardQuestion {
-  id: string;
-  list: string;
-  question: string;
-  options: string[];
-}
-interface BoardState {
-  lists: BoardList[];
-  questions: BoardQuestion[];
-}
+import type { BoardList, BoardQuestion, BoardState, BoardTask } from '../src/board/board-state.js';
 
 const LABEL: Record<BoardTask['status'], string> = {
   in_progress: '◐ In progress',

@@ -7,45 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { type Answerer, AskError, type Asker } from '@raider/ask-tools';
 import type { Conversation } from '../conversation/conversation.js';
+import type { BoardAnswer, BoardList, BoardQuestion, BoardState, BoardTask } from './board-state.js';
 
-/** A task as the board shows it, whatever the family. */
-export interface BoardTask {
-  id: string;
-  title: string;
-  status: 'pending' | 'in_progress' | 'completed';
-  /** Shown for the task in progress. */
-  activeForm?: string;
-  owner?: string;
-  /** Ids of the tasks it waits on that are not completed. */
-  blockedBy: string[];
-}
-
-/** One list on the board: a conversation's own, or a shared one (shown once). */
-export interface BoardList {
-  key: string;
-  title: string;
-  family: string;
-  tasks: BoardTask[];
-  /** Running entries of the conversations on this list (open questions, ...). */
-  work: { id: string; kind: string; description?: string }[];
-}
-
-/** An open question waiting for an answer on the board. */
-export interface BoardQuestion {
-  id: string;
-  list: string;
-  question: string;
-  options: string[];
-}
-
-/** What the page draws. */
-export interface BoardState {
-  lists: BoardList[];
-  questions: BoardQuestion[];
-}
-
-/** What a person sent for a question. */
-export type BoardAnswer = { answer: string } | { decline: true };
+export type { BoardAnswer, BoardList, BoardQuestion, BoardState, BoardTask };
 
 interface Pending extends BoardQuestion {
   resolve: (answer: string | undefined) => void;
