@@ -8,10 +8,9 @@ import { OptionsError } from './errors.js';
 import { startHttp } from './http/server.js';
 import { createLogger } from './log.js';
 import { helpText, readOptions, type ServerOptions } from './options.js';
+import { SHUTDOWN_LIMIT_MS } from './shutdown.js';
 import { startStdio } from './stdio.js';
 import { VERSION } from './version.js';
-
-const SHUTDOWN_LIMIT_MS = 5000;
 
 async function main(): Promise<void> {
   let options: ServerOptions;

@@ -5,10 +5,8 @@ import { listFileName, projectListId, watchLists } from './lists/list-file.js';
 import { listFor } from './lists/memory-lists.js';
 import { type Logger, silent } from './log.js';
 import type { ServerOptions } from './options.js';
+import { SHUTDOWN_GRACE_MS } from './shutdown.js';
 import { tapTransport } from './transport-tap.js';
-
-/** How long a shutdown waits for the calls in flight to finish, in ms (the whole stop takes < 5 s). */
-export const SHUTDOWN_GRACE_MS = 4000;
 
 /** Why a stdio server ended: the client went away, a shutdown, or a failure (`failed`: exit 1). */
 export interface StdioEnd {

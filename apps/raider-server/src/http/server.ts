@@ -15,7 +15,7 @@ import { listFileName, watchLists } from '../lists/list-file.js';
 import { listFor } from '../lists/memory-lists.js';
 import { type Logger, silent } from '../log.js';
 import type { ServerOptions } from '../options.js';
-import { SHUTDOWN_GRACE_MS } from '../stdio.js';
+import { SHUTDOWN_GRACE_MS } from '../shutdown.js';
 import { readBody } from './body.js';
 import { isWildcard, requestGuard, type Verdict } from './guard.js';
 import { type Session, Sessions } from './sessions.js';
