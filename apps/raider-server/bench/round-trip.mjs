@@ -1,0 +1,236 @@
+// raider-server against a bare SDK server (echo-server.mjs), started the same way, calls
+// alternating in blocks between them, so both see the same machine. Prints each goal of the
+// cost issue as a ratio. Run after a build: `pnpm --filter @raider/server bench:server`.
+// Not part of `pnpm test`: it measures, it does not pass or fail.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { TodoTool } from '@raider/todo-tools';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const ECHO = fileURLToPath(new URL('./echo-server.mjs', import.meta.url));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const BLOCK = Number(process.env.BENCH_BLOCK ?? 200);
+// Pinned to one core each where taskset exists, so the two servers do not fight the client.
+const taskset = existsSync('/usr/bin/taskset') ? ['/usr/bin/taskset', '-c'] : undefined;
+const command = (script, args, core) =>
+  taskset
+    ? [taskset[0], [taskset[1], String(core), process.execPath, script, ...args]]
+    : [process.execPath, [script, ...args]];
+
+async function stdioClient(script, args, core) {
+  const [cmd, argv] = command(script, args, core);
+  const transport = new StdioClientTransport({
+    command: cmd,
+    args: argv,
+    env: { PATH: process.env.PATH, RAIDER_LOG_LEVEL: 'error' },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, pid: transport.pid, close: () => client.close() };
+}
+
+async function httpClient(script, args, core) {
+  const [cmd, argv] = command(script, [...args, '--http', ...(script === CLI ? ['--port', '0'] : [])], core);
+  const child = spawn(cmd, argv, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { PATH: process.env.PATH, RAIDER_LOG_LEVEL: 'info' },
+  });
+  const url = await new Promise((resolve, reject) => {
+    let log = '';
+    child.stderr.on('data', (chunk) => {
+      log += chunk;
+      const match = /listening on (http:\/\/\S+\/mcp)/.exec(log);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${log}`)));
+  });
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return {
+    client,
+    pid: child.pid,
+    url,
+    close: async () => {
+      await client.close();
+      child.kill();
+    },
+  };
+}
+
+const percentile = (samples, p) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+async function timed(call) {
+  const start = process.hrtime.bigint();
+  await call();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Alternating blocks of `raiderCall` and `echoCall`: p50 and p99 of each, in ms. */
+async function alternate(raiderCall, echoCall) {
+  const raider = [];
+  const echo = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (let i = 0; i < BLOCK; i += 1) raider.push(await timed(raiderCall));
+    for (let i = 0; i < BLOCK; i += 1) echo.push(await timed(echoCall));
+  }
+  // The first round warms both up.
+  raider.splice(0, BLOCK);
+  echo.splice(0, BLOCK);
+  return {
+    raider: [percentile(raider, 50), percentile(raider, 99)],
+    echo: [percentile(echo, 50), percentile(echo, 99)],
+  };
+}
+
+const rows = [];
+const goal = (what, value, bar, detail = '') =>
+  rows.push({ what, value: `${value.toFixed(2)}x${detail}`, bar: `<= ${bar}x`, met: value <= bar ? 'met' : 'NOT met' });
+const ms = (a, b) => ` (${a.toFixed(3)} / ${b.toFixed(3)} ms)`;
+
+async function roundTrips(kind) {
+  const connect = kind === 'stdio' ? stdioClient : httpClient;
+  const tasks = await connect(CLI, ['--max-tasks', '20000'], 0);
+  const todo = await connect(CLI, ['--family', 'todo', '--max-tasks', '20000'], 0);
+  const echo = await connect(ECHO, [], 1);
+  for (let i = 1; i <= 1000; i += 1) {
+    await tasks.client.callTool({ name: 'task_create', arguments: { subject: `Task ${i}`, description: '' } });
+    await todo.client.callTool({ name: 'todo', arguments: { action: 'create', subject: `Task ${i}` } });
+  }
+  const echoCall = () => echo.client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+  let flip = false;
+  const calls = {
+    task_create: () => tasks.client.callTool({ name: 'task_create', arguments: { subject: 'More', description: '' } }),
+    task_update: () => {
+      flip = !flip;
+      return tasks.client.callTool({
+        name: 'task_update',
+        arguments: { taskId: '500', status: flip ? 'in_progress' : 'pending' },
+      });
+    },
+    task_get: () => tasks.client.callTool({ name: 'task_get', arguments: { taskId: '500' } }),
+    todo_get: () => todo.client.callTool({ name: 'todo', arguments: { action: 'get', id: 500 } }),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    const { raider, echo: bare } = await alternate(call, echoCall);
+    goal(`${kind} ${name} p50 (1 000 tasks)`, raider[0] / bare[0], 1.15, ms(raider[0], bare[0]));
+    goal(`${kind} ${name} p99 (1 000 tasks)`, raider[1] / bare[1], 1.15, ms(raider[1], bare[1]));
+  }
+  await Promise.all([tasks.close(), todo.close(), echo.close()]);
+}
+
+async function coldStarts() {
+  const raider = [];
+  const echo = [];
+  for (let i = 0; i < 8; i += 1) {
+    raider.push(
+      await timed(async () => {
+        const s = await stdioClient(CLI, [], 0);
+        await s.client.callTool({ name: 'task_list', arguments: {} });
+        await s.close();
+      }),
+    );
+    echo.push(
+      await timed(async () => {
+        const s = await stdioClient(ECHO, [], 1);
+        await s.client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+        await s.close();
+      }),
+    );
+  }
+  goal(
+    'cold start to the first answered call (median)',
+    percentile(raider.slice(1), 50) / percentile(echo.slice(1), 50),
+    1.15,
+  );
+}
+
+async function flatUpdates() {
+  const median = async (size) => {
+    const s = await stdioClient(CLI, ['--max-tasks', '20000'], 0);
+    for (let i = 1; i <= size; i += 1)
+      await s.client.callTool({ name: 'task_create', arguments: { subject: `T${i}`, description: '' } });
+    const samples = [];
+    for (let i = 0; i < 400; i += 1) {
+      samples.push(
+        await timed(() =>
+          s.client.callTool({
+            name: 'task_update',
+            arguments: { taskId: '50', status: i % 2 ? 'pending' : 'in_progress' },
+          }),
+        ),
+      );
+    }
+    await s.close();
+    return percentile(samples.slice(50), 50);
+  };
+  goal('task_update at 10 000 tasks / at 100 (p50)', (await median(10_000)) / (await median(100)), 1.5);
+}
+
+async function todoDetails() {
+  const size = 10_000;
+  const tasks = Array.from({ length: size }, (_, i) => ({ id: i + 1, subject: `Task ${i + 1}`, status: 'pending' }));
+  const tool = new TodoTool({ snapshot: { tasks, nextId: size + 1 }, limits: { maxTasks: 20_000 } });
+  const floor = [];
+  for (let i = 0; i < 60; i += 1)
+    floor.push(await timed(async () => JSON.stringify(tool.call({ action: 'get', id: 5000 }).details)));
+  const s = await stdioClient(CLI, ['--family', 'todo', '--max-tasks', '20000'], 0);
+  for (let i = 1; i <= size; i += 1)
+    await s.client.callTool({ name: 'todo', arguments: { action: 'create', subject: `Task ${i}` } });
+  const mcp = [];
+  for (let i = 0; i < 60; i += 1)
+    mcp.push(await timed(() => s.client.callTool({ name: 'todo', arguments: { action: 'get', id: 5000 } })));
+  await s.close();
+  goal(
+    'todo get over MCP at 10 000 tasks / call() + JSON of details',
+    percentile(mcp.slice(10), 50) / percentile(floor.slice(10), 50),
+    2,
+  );
+}
+
+function rssKb(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(/(\d+)/.exec(line)[1]);
+}
+
+async function idleSessions() {
+  const server = await httpClient(CLI, [], 0);
+  const before = rssKb(server.pid);
+  const clients = [];
+  for (let i = 0; i < 100; i += 1) {
+    const client = new Client({ name: `idle-${i}`, version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await client.callTool({ name: 'task_list', arguments: {} });
+    clients.push(client);
+  }
+  const perSession = (rssKb(server.pid) - before) / 100;
+  rows.push({
+    what: 'an idle HTTP session (RSS growth over 100 sessions / 100)',
+    value: `${perSession.toFixed(0)} kB`,
+    bar: '<= 100 kB',
+    met: perSession <= 100 ? 'met' : 'NOT met',
+  });
+  await Promise.all(clients.map((c) => c.close()));
+  await server.close();
+}
+
+for (const step of [
+  () => roundTrips('stdio'),
+  () => roundTrips('http'),
+  coldStarts,
+  flatUpdates,
+  todoDetails,
+  idleSessions,
+]) {
+  await step();
+}
+console.table(rows);
