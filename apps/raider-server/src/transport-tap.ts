@@ -98,10 +98,14 @@ export function tapTransport<T extends Transport>(transport: T): TappedTransport
   // An answer (a result or an error for a request id) ends that request once it is written.
   const send = transport.send.bind(transport);
   transport.send = async (message, options) => {
-    await send(message, options);
-    const answer = message as { id?: string | number; method?: string };
-    if (answer.method === undefined && answer.id !== undefined && open.delete(answer.id) && open.size === 0) {
-      onDrained?.();
+    try {
+      await send(message, options);
+    } finally {
+      // Written, or never to be (the client went away): either way the request is over.
+      const answer = message as { id?: string | number; method?: string };
+      if (answer.method === undefined && answer.id !== undefined && open.delete(answer.id) && open.size === 0) {
+        onDrained?.();
+      }
     }
   };
   return {
