@@ -36,7 +36,7 @@ export function isWildcard(host: string): boolean {
 }
 
 /** The Host header values the server answers to. */
-export function allowedHosts(options: Pick<GuardOptions, 'host' | 'port' | 'allowedHosts'>): Set<string> {
+function allowedHosts(options: Pick<GuardOptions, 'host' | 'port' | 'allowedHosts'>): Set<string> {
   const names = new Set([options.host, ...options.allowedHosts]);
   if (isLoopback(options.host) || isWildcard(options.host)) {
     for (const name of ['localhost', '127.0.0.1', '[::1]']) names.add(name);

@@ -91,7 +91,7 @@ const codeOf = (error: unknown): string =>
  * then left exactly as it is). A symbolic link is refused (its target's content is never read into
  * a list), a UTF-8 byte order mark is accepted, and no message quotes the file's content.
  */
-function readDocument(path: string, sections: readonly Section[] = []): Document | undefined {
+function readDocument(path: string): Document | undefined {
   let text: string;
   try {
     if (lstatSync(path).isSymbolicLink()) {
@@ -115,7 +115,7 @@ function readDocument(path: string, sections: readonly Section[] = []): Document
       `${path}: expected a JSON object, received ${Array.isArray(doc) ? 'an array' : doc === null ? 'null' : typeof doc}; fix or remove the file`,
     );
   }
-  for (const section of sections) {
+  for (const section of SECTIONS) {
     const value = (doc as Document)[section];
     if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
       const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
@@ -277,7 +277,7 @@ export function openListFile(dataDir: string, id: string, options: ListFileOptio
       });
     try {
       sweepTemporaries(path);
-      const doc = readDocument(path, SECTIONS);
+      const doc = readDocument(path);
       const { next, result } = await fn(doc?.[section] as T | undefined);
       if (next !== undefined) {
         if (compromised)
@@ -296,7 +296,7 @@ export function openListFile(dataDir: string, id: string, options: ListFileOptio
     store<T>(section: Section): ListStore<T> {
       return {
         async load() {
-          return readDocument(path, SECTIONS)?.[section] as T | undefined;
+          return readDocument(path)?.[section] as T | undefined;
         },
         transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R> {
           const previous = inProcess.get(path) ?? Promise.resolve();
