@@ -121,11 +121,20 @@ describe('ask_user through elicitation', () => {
   });
 
   it('sends progress while waiting when the client gave a progress token', async () => {
+    // The person answers once two progress notifications have reached the client, however slow
+    // the machine: the test waits on events, not on a clock.
+    const progress: number[] = [];
     const { client } = await setup(
-      () => new Promise((resolve) => setTimeout(() => resolve({ action: 'accept', content: { answer: 'ok' } }), 150)),
+      () =>
+        new Promise((resolve) => {
+          const poll = setInterval(() => {
+            if (progress.length < 2) return;
+            clearInterval(poll);
+            resolve({ action: 'accept', content: { answer: 'ok' } });
+          }, 5);
+        }),
       { progressIntervalMs: 30 },
     );
-    const progress: number[] = [];
     const result = await client.callTool({ name: 'ask_user', arguments: { question: 'Wait?' } }, undefined, {
       onprogress: (p) => progress.push(p.progress),
     });
