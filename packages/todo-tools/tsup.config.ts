@@ -7,9 +7,11 @@ export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
   target: 'node20',
-  dts: true,
+  dts: { resolve: ['@raider/coded-error'] },
   sourcemap: true,
   clean: true,
+  // The internal error kit is bundled in, so the published package does not depend on it.
+  noExternal: ['@raider/coded-error'],
   // The version, not the whole package.json, goes into the bundle.
   define: { __PACKAGE_VERSION__: JSON.stringify(version) },
 });

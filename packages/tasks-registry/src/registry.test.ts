@@ -44,23 +44,16 @@ describe('entries', () => {
   it('add registers an entry, running unless given, with the kind’s own fields, and returns it', () => {
     const tasks = new TaskRegistry();
     const stop = () => {};
-    const entry = tasks.add({
+    const given = {
       id: 'agent_1',
       kind: 'agent',
       recipient: 'main',
       description: 'Find the tests',
       background: true,
       stop,
-    });
-    expect(entry).toEqual({
-      id: 'agent_1',
-      kind: 'agent',
-      recipient: 'main',
-      description: 'Find the tests',
-      background: true,
-      stop,
-      status: 'running',
-    });
+    };
+    const entry = tasks.add(given);
+    expect(entry).toEqual({ ...given, status: 'running' });
     expect(tasks.get('agent_1')).toBe(entry);
     expect(tasks.add({ id: 'bash_1', kind: 'bash', status: 'completed' }).status).toBe('completed');
   });

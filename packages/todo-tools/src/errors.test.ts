@@ -1,25 +1,21 @@
 // Errors a caller can tell apart: a stable code, and isInstance across copies of the package.
-import { describe, expect, it } from 'vitest';
-import { InvalidListError, TodoTools } from './index.js';
+import { describeCodedError } from '@raider/coded-error/testing';
+import { InvalidListError, InvalidOptionError, TodoListError, TodoTool, TodoTools } from './index.js';
 
-describe('errors', () => {
-  it('InvalidListError has a stable code and is recognised by isInstance', () => {
-    let thrown: unknown;
-    try {
-      (() => new TodoTools().restoreTasks([{ id: 'x' } as never]))();
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(InvalidListError);
-    expect(InvalidListError.isInstance(thrown)).toBe(true);
-    expect(typeof (thrown as { code: unknown }).code).toBe('string');
-    expect(InvalidListError.isInstance(new Error('plain'))).toBe(false);
-  });
+describeCodedError(InvalidListError, {
+  packageName: '@raider/todo-tools',
+  code: 'INVALID_LIST',
+  throwIt: () => new TodoTools().restoreTasks([{ id: 'x' } as never]),
+});
 
-  it('isInstance recognises an error from another copy of the package (no shared class)', () => {
-    const foreign = Object.assign(new Error('from elsewhere'), {
-      [Symbol.for('@raider/todo-tools/error')]: 'INVALID_LIST',
-    });
-    expect(InvalidListError.isInstance(foreign)).toBe(true);
-  });
+describeCodedError(TodoListError, {
+  packageName: '@raider/todo-tools',
+  code: 'INVALID_TODO_LIST',
+  throwIt: () => new TodoTools().check([{ content: '' }]),
+});
+
+describeCodedError(InvalidOptionError, {
+  packageName: '@raider/todo-tools',
+  code: 'INVALID_OPTION',
+  throwIt: () => new TodoTool({ guidance: { promptSnippet: 42 } as never }),
 });

@@ -3,22 +3,10 @@
  * thrown by another copy of the package (where `instanceof` would not).
  */
 
-const MARKER = Symbol.for('@raider/tool-names/error');
+import { codedErrors } from '@raider/coded-error';
+
+// This package's coded error classes (a stable code, isInstance across copies of the package).
+const coded = codedErrors('@raider/tool-names');
 
 /** A caller's argument of the wrong type (a tool name that is not a string, arguments that are not an object). */
-export class ToolNamesArgumentError extends TypeError {
-  /** Stable code for programs. */
-  readonly code = 'INVALID_ARGUMENT';
-  /** Marks errors of this package, whichever copy of it threw them (see isInstance). */
-  readonly [MARKER] = true;
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'ToolNamesArgumentError';
-  }
-
-  /** True for a ToolNamesArgumentError, from this copy of the package or another. */
-  static isInstance(error: unknown): error is ToolNamesArgumentError {
-    return error instanceof Error && (error as { [MARKER]?: boolean })[MARKER] === true;
-  }
-}
+export class ToolNamesArgumentError extends coded(TypeError, 'INVALID_ARGUMENT', 'ToolNamesArgumentError') {}
