@@ -11,6 +11,8 @@ describeExports(api, [
   'TodoListError',
   'TodoTool',
   'TodoTools',
+  'isSnapshot',
   'memoryStore',
+  'memoryTaskStore',
   'replay',
 ]);

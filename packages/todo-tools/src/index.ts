@@ -1,8 +1,18 @@
 export { InvalidListError, InvalidOptionError, TodoListError } from './errors.js';
 export type { TodoLimits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';
-export type { ListStore, TaskListState, TodoFamilyState, TodoWriteState, Transaction } from './store/list-store.js';
+export type { ListStore, TodoFamilyState, TodoWriteState, Transaction } from './store/list-store.js';
 export { memoryStore } from './store/list-store.js';
+export type {
+  TaskCatchUp,
+  TaskDelta,
+  TaskListSnapshot,
+  TaskRecord,
+  TaskStore,
+  TaskTransaction,
+  TaskWrite,
+} from './store/task-store.js';
+export { isSnapshot, memoryTaskStore } from './store/task-store.js';
 export type { TodoGuidance } from './todo/todo-guidance.js';
 export { TODO_GUIDANCE } from './todo/todo-guidance.js';
 export { replay } from './todo/todo-replay.js';

@@ -94,17 +94,17 @@ describe('a stored list with metadata nested too deep (written before the limit,
 
   it('is refused with a clear error naming the task, not a stack overflow', async () => {
     const deep = nested(4_500);
-    const task = {
-      id: '1',
-      content: 'A',
-      status: 'pending',
-      activeForm: 'A',
-      description: '',
-      blocks: [],
-      blockedBy: [],
-    };
+    const task = { id: '1', subject: 'A', status: 'pending', description: '', blocks: [], blockedBy: [] };
+    const snapshot = { tasks: [{ ...task, metadata: { deep } }], highWaterMark: 1, seq: 0 };
     const tools = new TodoTools({
-      taskStore: storeOf({ tasks: [{ ...task, metadata: { deep } }], nextId: 2 }) as never,
+      taskStore: {
+        load: async () => snapshot,
+        changesSince: async () => undefined,
+        transact: async (_seq: number, fn: (catchUp: unknown) => Promise<{ result: unknown }>) => ({
+          result: (await fn(snapshot)).result,
+          seq: 0,
+        }),
+      } as never,
     });
     expect((await tools.createTask({ subject: 'B', description: '' })).text).toBe(
       "Error: the task list could not be read or saved: the stored list: task #1's metadata nests deeper than 32 levels; fix or remove it",

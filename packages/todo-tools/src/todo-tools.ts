@@ -5,7 +5,8 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
-import type { ListStore, TaskListState, TodoWriteState } from './store/list-store.js';
+import type { ListStore, TodoWriteState } from './store/list-store.js';
+import type { TaskStore } from './store/task-store.js';
 import { TaskTools } from './tasks/task-tools.js';
 import { renderTodos, TodoWrite } from './todo-write/todo-write.js';
 import type { TaskEvent, TaskItem, TodoItem, ToolAnswer } from './types.js';
@@ -29,11 +30,13 @@ export interface TodoToolsOptions {
   /** Size limits; any left out take the defaults of DEFAULT_LIMITS. */
   limits?: Partial<TodoLimits>;
   /**
-   * Where the task list lives. With a store every call loads the list, applies itself and writes
-   * it back in one transaction, so several objects (and processes) can share one list; ids stay
-   * above every id ever handed out. Without one the list lives in this object.
+   * Where the task list lives, by record. With a store the list is loaded once; before each call
+   * what changed elsewhere is applied from the store's change feed, and a change writes only the
+   * tasks it touched, in one transaction on top of the latest change. So several objects (and
+   * processes) share one list at a cost that does not grow with it; ids stay above every id ever
+   * handed out. Without one the list lives in this object.
    */
-  taskStore?: ListStore<TaskListState>;
+  taskStore?: TaskStore;
   /** Where todo_write's last list is kept; without one todo_write holds nothing. */
   todoWriteStore?: ListStore<TodoWriteState>;
 }
@@ -110,6 +113,16 @@ export class TodoTools {
   /** A copy of the task list in `onUpdate`'s shape, in id order. */
   tasks(): TaskItem[] {
     return this.taskTools.tasks();
+  }
+
+  /**
+   * With a task store: applies what changed elsewhere (another object or process on the same
+   * store) since the last call, and calls `onUpdate` when anything did. Call it when the store's
+   * `watch` says something changed, so a board or a subscription hears of it. Resolves to whether
+   * anything changed; rejects when the store cannot be read.
+   */
+  syncTasks(): Promise<boolean> {
+    return this.taskTools.sync();
   }
 
   /** Empties the task list in memory (an application's /clear). Ids go on counting. Calls no hook; writes no store. */

@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   type ListStore,
   memoryStore,
-  type TaskListState,
+  memoryTaskStore,
+  type TaskStore,
   type TodoSnapshot,
   TodoTool,
   TodoTools,
@@ -15,6 +16,15 @@ import {
 function brokenStore<T>(message: string): ListStore<T> {
   return {
     load: () => Promise.reject(new Error(message)),
+    transact: () => Promise.reject(new Error(message)),
+  };
+}
+
+/** A task store whose every read and transaction fails. */
+function brokenTaskStore(message: string): TaskStore {
+  return {
+    load: () => Promise.reject(new Error(message)),
+    changesSince: () => Promise.reject(new Error(message)),
     transact: () => Promise.reject(new Error(message)),
   };
 }
@@ -30,7 +40,7 @@ const text = (r: unknown) => (r as { content: { text: string }[] }).content[0]?.
 
 describe('the task tools with a store', () => {
   it('two objects on one store share one list, with unique ids under concurrent calls', async () => {
-    const store = memoryStore<TaskListState>();
+    const store = memoryTaskStore();
     const a = await client(new TodoTools({ taskStore: store }).taskServer);
     const b = await client(new TodoTools({ taskStore: store }).taskServer);
     const answers = await Promise.all(
@@ -43,17 +53,17 @@ describe('the task tools with a store', () => {
     expect(text(await a.callTool({ name: 'task_list', arguments: {} }))?.split('\n')).toHaveLength(20);
     await b.callTool({ name: 'task_update', arguments: { taskId: '1', status: 'completed' } });
     expect(text(await a.callTool({ name: 'task_get', arguments: { taskId: '1' } }))).toContain('Status: completed');
-    expect((await store.load())?.tasks).toHaveLength(20);
+    expect((await store.load()).tasks).toHaveLength(20);
   });
 
   it('a restart keeps the list and the high-water mark: a deleted last id is not used again', async () => {
-    const store = memoryStore<TaskListState>();
+    const store = memoryTaskStore();
     const first = new TodoTools({ taskStore: store });
     const c1 = await client(first.taskServer);
     for (const s of ['A', 'B', 'C'])
       await c1.callTool({ name: 'task_create', arguments: { subject: s, description: '' } });
     await c1.callTool({ name: 'task_update', arguments: { taskId: '3', status: 'deleted' } });
-    expect(await store.load()).toMatchObject({ nextId: 4 });
+    expect(await store.load()).toMatchObject({ highWaterMark: 3 });
     const c2 = await client(new TodoTools({ taskStore: store }).taskServer);
     expect(text(await c2.callTool({ name: 'task_list', arguments: {} }))).toBe('#1 [pending] A\n#2 [pending] B');
     expect(text(await c2.callTool({ name: 'task_create', arguments: { subject: 'D', description: '' } }))).toBe(
@@ -64,7 +74,7 @@ describe('the task tools with a store', () => {
   it('a store that cannot be read: an error result naming the problem, nothing changed, no onUpdate', async () => {
     const onUpdate = vi.fn();
     const c = await client(
-      new TodoTools({ taskStore: brokenStore('/data/x.json: not valid JSON'), onUpdate }).taskServer,
+      new TodoTools({ taskStore: brokenTaskStore('/data/x.json: not valid JSON'), onUpdate }).taskServer,
     );
     for (const [name, args] of [
       ['task_create', { subject: 'A', description: '' }],
@@ -79,14 +89,14 @@ describe('the task tools with a store', () => {
   });
 
   it('a stored list that is malformed is refused, not half-loaded', async () => {
-    const store = memoryStore<TaskListState>({ tasks: [{ id: 'x' } as never], nextId: 2 });
+    const store = memoryTaskStore({ tasks: [{ id: 'x' } as never], highWaterMark: 1 });
     const c = await client(new TodoTools({ taskStore: store }).taskServer);
     const result = await c.callTool({ name: 'task_create', arguments: { subject: 'A', description: '' } });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(
-      /^Error: the task list could not be read or saved: the stored list: expected a task list/,
+      /^Error: the task list could not be read or saved: the stored task "x": id: expected a decimal id/,
     );
-    expect(await store.load()).toEqual({ tasks: [{ id: 'x' }], nextId: 2 });
+    expect(await store.load()).toEqual({ tasks: [{ id: 'x' }], highWaterMark: 1, seq: 0 });
   });
 
   it('todo_write keeps its last list in its store', async () => {

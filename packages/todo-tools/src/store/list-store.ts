@@ -1,12 +1,11 @@
 /**
- * Where a list's state lives between calls. The tools keep no state of their own when given a
- * store: each call loads the current state, applies itself and hands the next state back inside
- * one transaction. A file store (raider-server's) or a networked one plugs in here without
- * touching the tools.
+ * Where the state of todo_write and of the `todo` family lives between calls, whole: each call
+ * loads the current state, applies itself and hands the next state back inside one transaction.
+ * (The task list is kept by record instead: see task-store.ts.)
  */
 import { serial } from '../serial.js';
 import type { TodoSnapshot } from '../todo/todo-types.js';
-import type { TaskItem, TodoItem } from '../types.js';
+import type { TodoItem } from '../types.js';
 
 /** What a transaction's function returns: the state to write (none: nothing changed) and its result. */
 export interface Transaction<T, R> {
@@ -25,12 +24,6 @@ export interface Transaction<T, R> {
 export interface ListStore<T> {
   load(): Promise<T | undefined>;
   transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R>;
-}
-
-/** The task tools' state: the tasks and the next id (above every id ever handed out). */
-export interface TaskListState {
-  tasks: TaskItem[];
-  nextId: number;
 }
 
 /** todo_write's state: the last list it accepted. */

@@ -4,6 +4,7 @@
  * a delete touches only the task's neighbours.
  */
 import { copyMetadata, mergeMetadata } from '../metadata.js';
+import type { TaskRecord, TaskWrite } from '../store/task-store.js';
 import type { TaskItem, TodoStatus } from '../types.js';
 
 /** A task as stored. */
@@ -75,12 +76,44 @@ export function toItem(task: StoredTask): TaskItem {
   return item;
 }
 
+/** The task as a store keeps it: Claude Code's record, in its field order. */
+export function toRecord(task: StoredTask): TaskRecord {
+  const record: TaskRecord = { id: task.id, subject: task.subject, description: task.description } as TaskRecord;
+  if (task.activeForm !== undefined) record.activeForm = task.activeForm;
+  if (task.owner !== undefined) record.owner = task.owner;
+  record.status = task.status;
+  record.blocks = [...task.blocks];
+  record.blockedBy = [...task.blockedBy];
+  if (task.metadata !== undefined) record.metadata = structuredClone(task.metadata);
+  return record;
+}
+
+/** A stored record as the list keeps it (links as sets; a link to itself dropped). */
+function fromRecord(record: TaskRecord): StoredTask {
+  const task: StoredTask = {
+    id: record.id,
+    subject: record.subject,
+    description: record.description,
+    status: record.status,
+    blocks: new Set(record.blocks.filter((id) => id !== record.id)),
+    blockedBy: new Set(record.blockedBy.filter((id) => id !== record.id)),
+  };
+  if (record.activeForm !== undefined) task.activeForm = record.activeForm;
+  if (record.owner !== undefined) task.owner = record.owner;
+  if (record.metadata !== undefined) task.metadata = structuredClone(record.metadata);
+  return task;
+}
+
 /** The task list: tasks by id, in id order, and the next id to hand out. */
 export class TaskList {
-  /** Insertion order is id order: new ids are always above every stored one. */
+  /** Tasks by id. Kept in id order except after records arrive from elsewhere (see `ordered`). */
   readonly byId = new Map<string, StoredTask>();
   /** The next id; never goes down, so no id is used twice. */
   nextId = 1;
+  /** While a store call runs: the ids it wrote and removed (what the store must write). */
+  private tracking: { put: Set<string>; removed: Set<string> } | undefined;
+  /** False once a record arrived out of id order (another process created it); `ordered` sorts then. */
+  private inOrder = true;
 
   get size(): number {
     return this.byId.size;
@@ -95,6 +128,7 @@ export class TaskList {
     const task = this.draft(fields);
     this.byId.set(task.id, task);
     this.nextId += 1;
+    this.tracking?.put.add(task.id);
     return task;
   }
 
@@ -229,6 +263,7 @@ export class TaskList {
     this.byId.set(next.id, next);
     for (const id of plan.newBlocks) this.byId.get(id)?.blockedBy.add(next.id);
     for (const id of plan.newBlockedBy) this.byId.get(id)?.blocks.add(next.id);
+    if (this.tracking) for (const id of [next.id, ...plan.newBlocks, ...plan.newBlockedBy]) this.tracking.put.add(id);
     return next;
   }
 
@@ -239,11 +274,67 @@ export class TaskList {
     for (const other of task.blocks) this.byId.get(other)?.blockedBy.delete(id);
     for (const other of task.blockedBy) this.byId.get(other)?.blocks.delete(id);
     this.byId.delete(id);
+    if (this.tracking) {
+      for (const other of [...task.blocks, ...task.blockedBy]) if (this.byId.has(other)) this.tracking.put.add(other);
+      this.tracking.put.delete(id);
+      this.tracking.removed.add(id);
+    }
   }
 
   /** Empties the list; ids go on counting. */
   clear(): void {
     this.byId.clear();
+    this.inOrder = true;
+  }
+
+  /** The tasks in id order. */
+  ordered(): Iterable<StoredTask> {
+    if (!this.inOrder) {
+      const sorted = [...this.byId.values()].sort((a, b) => Number(a.id) - Number(b.id));
+      this.byId.clear();
+      for (const task of sorted) this.byId.set(task.id, task);
+      this.inOrder = true;
+    }
+    return this.byId.values();
+  }
+
+  /** Starts recording what the list writes, for a store. */
+  track(): void {
+    this.tracking = { put: new Set(), removed: new Set() };
+  }
+
+  /** What the list wrote since `track()`, as a store writes it; stops recording. */
+  takeWrite(): TaskWrite {
+    const tracking = this.tracking ?? { put: new Set<string>(), removed: new Set<string>() };
+    this.tracking = undefined;
+    const put: TaskRecord[] = [];
+    for (const id of tracking.put) {
+      const task = this.byId.get(id);
+      if (task) put.push(toRecord(task));
+    }
+    return { put, removed: [...tracking.removed], highWaterMark: this.nextId - 1 };
+  }
+
+  /**
+   * Takes over records written elsewhere (another holder of the store): each replaces the task of
+   * its id, each removed id goes, and links are mirrored on the neighbours in memory. The next id
+   * stays above `highWaterMark` and every id seen.
+   */
+  merge(put: readonly TaskRecord[], removed: readonly string[], highWaterMark: number): void {
+    for (const id of removed) this.delete(id);
+    for (const record of put) {
+      const task = fromRecord(record);
+      const previous = this.byId.get(task.id);
+      if (!previous && this.byId.size > 0 && Number(task.id) < this.nextId - 1) this.inOrder = false;
+      this.byId.set(task.id, task);
+      for (const id of previous?.blocks ?? []) if (!task.blocks.has(id)) this.byId.get(id)?.blockedBy.delete(task.id);
+      for (const id of previous?.blockedBy ?? [])
+        if (!task.blockedBy.has(id)) this.byId.get(id)?.blocks.delete(task.id);
+      for (const id of task.blocks) this.byId.get(id)?.blockedBy.add(task.id);
+      for (const id of task.blockedBy) this.byId.get(id)?.blocks.add(task.id);
+      this.nextId = Math.max(this.nextId, Number(task.id) + 1);
+    }
+    this.nextId = Math.max(this.nextId, highWaterMark + 1);
   }
 
   /**
@@ -252,27 +343,42 @@ export class TaskList {
    * follows the highest id of the list, or `nextId` when that is higher.
    */
   restore(items: readonly TaskItem[], nextId?: number): void {
-    const tasks = [...items].sort((a, b) => Number(a.id) - Number(b.id));
-    this.byId.clear();
-    for (const item of tasks) {
-      const task: StoredTask = {
+    const records = items.map((item): TaskRecord => {
+      const record: TaskRecord = {
         id: item.id,
         subject: item.content,
         description: item.description,
         status: item.status,
-        blocks: new Set(),
-        blockedBy: new Set(),
+        blocks: item.blocks,
+        blockedBy: item.blockedBy,
       };
-      if (item.activeForm !== undefined && item.activeForm !== item.content) task.activeForm = item.activeForm;
-      if (item.owner !== undefined) task.owner = item.owner;
-      if (item.metadata !== undefined) task.metadata = structuredClone(item.metadata);
+      if (item.activeForm !== undefined && item.activeForm !== item.content) record.activeForm = item.activeForm;
+      if (item.owner !== undefined) record.owner = item.owner;
+      if (item.metadata !== undefined) record.metadata = item.metadata;
+      return record;
+    });
+    this.load(records, (nextId ?? 1) - 1);
+  }
+
+  /**
+   * Replaces the list with a store's `records`. Links are mirrored and links to tasks not in the
+   * list dropped. The next id is above the highest id and above `highWaterMark`.
+   */
+  load(records: readonly TaskRecord[], highWaterMark: number): void {
+    const tasks = [...records].sort((a, b) => Number(a.id) - Number(b.id));
+    this.byId.clear();
+    this.inOrder = true;
+    for (const record of tasks) {
+      const task = fromRecord(record);
+      task.blocks.clear();
+      task.blockedBy.clear();
       this.byId.set(task.id, task);
     }
     // Each task keeps its own lists in their order; then any missing mirror is added.
-    for (const item of tasks) {
-      const task = this.byId.get(item.id) as StoredTask;
-      for (const id of item.blocks) if (this.byId.has(id) && id !== item.id) task.blocks.add(id);
-      for (const id of item.blockedBy) if (this.byId.has(id) && id !== item.id) task.blockedBy.add(id);
+    for (const record of tasks) {
+      const task = this.byId.get(record.id) as StoredTask;
+      for (const id of record.blocks) if (this.byId.has(id) && id !== record.id) task.blocks.add(id);
+      for (const id of record.blockedBy) if (this.byId.has(id) && id !== record.id) task.blockedBy.add(id);
     }
     for (const task of this.byId.values()) {
       for (const id of task.blocks) this.byId.get(id)?.blockedBy.add(task.id);
@@ -280,6 +386,6 @@ export class TaskList {
     }
     const highest = tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0);
     // A stored high-water mark keeps ids unused after the highest tasks were deleted.
-    this.nextId = Math.max(highest + 1, nextId ?? 0);
+    this.nextId = Math.max(highest, highWaterMark) + 1;
   }
 }

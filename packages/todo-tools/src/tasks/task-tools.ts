@@ -11,8 +11,7 @@ import type { TodoLimits } from '../limits.js';
 import { tooDeeplyNested } from '../metadata.js';
 import { formatIssues } from '../schema-fields.js';
 import { serial } from '../serial.js';
-import type { ListStore, TaskListState } from '../store/list-store.js';
-import { runStored } from '../store/stored-call.js';
+import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore } from '../store/task-store.js';
 import { advertised, jsonRecord } from '../tool-input.js';
 import type { TaskEvent, TaskItem } from '../types.js';
 import { type StoredTask, TaskList, toItem, type UpdateArgs } from './task-list.js';
@@ -24,7 +23,7 @@ export interface TaskToolsOptions {
   limits: Readonly<TodoLimits>;
   onUpdate: ((list: TaskItem[]) => void) | undefined;
   beforeTask: ((event: TaskEvent, item: TaskItem) => string | undefined | Promise<string | undefined>) | undefined;
-  store: ListStore<TaskListState> | undefined;
+  store: TaskStore | undefined;
 }
 
 const taskItemSchema = z.object({
@@ -36,6 +35,19 @@ const taskItemSchema = z.object({
   blocks: z.array(z.string()),
   blockedBy: z.array(z.string()),
   owner: z.string().optional(),
+  metadata: jsonRecord().optional(),
+});
+
+/** A record as a store hands it in (Claude Code's shape). */
+const recordSchema = z.object({
+  id: z.string().regex(/^[1-9][0-9]*$/, 'expected a decimal id such as "1"'),
+  subject: z.string(),
+  description: z.string(),
+  activeForm: z.string().optional(),
+  owner: z.string().optional(),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+  blocks: z.array(z.string()),
+  blockedBy: z.array(z.string()),
   metadata: jsonRecord().optional(),
 });
 
@@ -70,6 +82,11 @@ export class TaskTools {
   private readonly exclusive = serial();
   /** Bumped by clear and restore, so a call waiting on a hook sees the list was replaced. */
   private generation = 0;
+  /**
+   * With a store: the sequence of the store's change feed the list in memory reflects; -1 when
+   * the list must be loaded whole (before the first call, after clear, restore or a failure).
+   */
+  private seq = -1;
 
   constructor(private readonly options: TaskToolsOptions) {
     this.schemas = taskSchemas(options.limits);
@@ -134,19 +151,36 @@ export class TaskTools {
 
   /** The list in `onUpdate`'s shape, in id order. */
   tasks(): TaskItem[] {
-    return Array.from(this.list.byId.values(), toItem);
+    return Array.from(this.list.ordered(), toItem);
   }
 
   /** Empties the list in memory; ids go on counting. */
   clear(): void {
     this.list.clear();
     this.generation += 1;
+    this.seq = -1;
   }
 
   /** Takes over a list in `onUpdate`'s shape. @throws InvalidListError (a TypeError) naming what is wrong; nothing changes then. */
   restore(items: readonly TaskItem[]): void {
     this.list.restore(this.validList('restoreTasks', items));
     this.generation += 1;
+    this.seq = -1;
+  }
+
+  /**
+   * With a store: applies what changed elsewhere since the last call (the store's change feed)
+   * and calls onUpdate when anything did. Resolves to whether anything changed; rejects when the
+   * store cannot be read (the list in memory is then loaded whole at the next call).
+   */
+  sync(): Promise<boolean> {
+    const store = this.options.store;
+    if (!store) return Promise.resolve(false);
+    return this.exclusive(async () => {
+      const changed = await this.catchUp(store);
+      if (changed) this.options.onUpdate?.(this.tasks());
+      return changed;
+    });
   }
 
   /** What task_create does and answers, from raw arguments. */
@@ -165,7 +199,7 @@ export class TaskTools {
   listAnswer(): Answer {
     const lines: string[] = [];
     const items: TaskItem[] = [];
-    for (const task of this.list.byId.values()) {
+    for (const task of this.list.ordered()) {
       if (isInternal(task)) continue;
       lines.push(listLine(task, this.list));
       items.push(toItem(task));
@@ -190,46 +224,102 @@ export class TaskTools {
     return parsed.data;
   }
 
-  /** The list in memory as a store keeps it, and back. */
-  private readonly memory = {
-    load: (state: TaskListState | undefined): void => {
-      const nextId = state?.nextId;
-      if (nextId !== undefined && (!Number.isSafeInteger(nextId) || nextId < 1)) {
-        throw new InvalidListError(`the stored nextId is not a whole number of at least 1: ${JSON.stringify(nextId)}`);
+  /** Checks records a store handed in. @throws InvalidListError naming the first wrong one. */
+  private validRecords(records: readonly TaskRecord[]): TaskRecord[] {
+    const tooDeep = tooDeeplyNested(records, this.options.limits.maxMetadataDepth);
+    if (tooDeep) throw new InvalidListError(`the stored list: ${tooDeep}`);
+    const valid: TaskRecord[] = [];
+    for (const record of records) {
+      const parsed = recordSchema.safeParse(record);
+      if (!parsed.success) {
+        throw new InvalidListError(
+          `the stored task ${JSON.stringify(String(record?.id).slice(0, 20))}: ${formatIssues(parsed.error)}`,
+        );
       }
-      this.list.restore(this.validList('the stored list', state?.tasks ?? []), nextId);
-    },
-    save: (): TaskListState => ({ tasks: this.tasks(), nextId: this.list.nextId }),
-  };
+      valid.push(parsed.data);
+    }
+    return valid;
+  }
+
+  /** Applies a store's catch-up (a delta, or the whole list) to the list in memory; true when anything changed. */
+  private apply(catchUp: TaskCatchUp): boolean {
+    if (isSnapshot(catchUp)) {
+      if (!Number.isSafeInteger(catchUp.highWaterMark) || catchUp.highWaterMark < 0) {
+        throw new InvalidListError(
+          `the stored high-water mark is not a whole number: ${JSON.stringify(catchUp.highWaterMark)}`,
+        );
+      }
+      this.list.load(this.validRecords(catchUp.tasks), catchUp.highWaterMark);
+      this.seq = catchUp.seq;
+      return true;
+    }
+    const changed = catchUp.put.length > 0 || catchUp.removed.length > 0;
+    this.list.merge(this.validRecords(catchUp.put), catchUp.removed, catchUp.highWaterMark);
+    this.seq = catchUp.seq;
+    return changed;
+  }
+
+  /** Brings the list in memory up to the store's latest sequence; true when anything changed. */
+  private async catchUp(store: TaskStore): Promise<boolean> {
+    try {
+      const delta = this.seq < 0 ? undefined : await store.changesSince(this.seq);
+      return this.apply(delta ?? (await store.load()));
+    } catch (error) {
+      this.seq = -1;
+      throw error;
+    }
+  }
 
   /**
    * Runs a call that may change the list: one at a time and, with a store, inside one
-   * transaction on the stored list. onUpdate follows a change only once it is saved.
+   * transaction of the store: what changed elsewhere is applied first, then the call, and what it
+   * wrote is committed on top of the latest sequence. onUpdate follows a change only once it is
+   * saved. When the store fails, the list is loaded whole at the next call.
    */
   private mutate(call: () => Promise<Answer>): Promise<Answer> {
     return this.exclusive(async () => {
       const store = this.options.store;
       let answer: Answer;
+      let elsewhere = false;
       try {
-        answer = store ? await runStored(store, this.memory, call, (out) => out.changed === true) : await call();
+        if (!store) answer = await call();
+        else {
+          const committed = await store.transact(this.seq, async (catchUp) => {
+            elsewhere = this.apply(catchUp);
+            this.list.track();
+            try {
+              const result = await call();
+              const write = this.list.takeWrite();
+              return result.changed ? { write, result } : { result };
+            } catch (error) {
+              this.list.takeWrite();
+              throw error;
+            }
+          });
+          answer = committed.result;
+          this.seq = committed.seq;
+        }
       } catch (error) {
+        this.seq = -1;
         return storeProblem('task', error);
       }
-      if (answer.changed) this.options.onUpdate?.(this.tasks());
+      if (answer.changed || elsewhere) this.options.onUpdate?.(this.tasks());
       return answer;
     });
   }
 
-  /** Runs a read, after loading the stored list when there is a store. */
+  /** Runs a read, after applying what changed in the store since the last call. */
   private read(call: () => Answer): Promise<Answer> {
     const store = this.options.store;
     if (!store) return Promise.resolve(call());
     return this.exclusive(async () => {
+      let elsewhere: boolean;
       try {
-        this.memory.load(await store.load());
+        elsewhere = await this.catchUp(store);
       } catch (error) {
         return storeProblem('task', error);
       }
+      if (elsewhere) this.options.onUpdate?.(this.tasks());
       return call();
     });
   }

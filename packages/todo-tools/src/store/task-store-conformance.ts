@@ -1,0 +1,220 @@
+/**
+ * The contract every TaskStore keeps, as a test suite any store runs against itself: the memory
+ * store here, the file store, the PostgreSQL store. A new store is an adapter plus this suite.
+ * The test functions are passed in (vitest's, or another runner's of the same shape), so the
+ * package does not depend on a test runner.
+ */
+import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from './task-store.js';
+
+/** The test functions the suite registers its tests with (vitest's `describe`, `it`, `expect`). */
+export interface ConformanceRunner {
+  describe(name: string, body: () => void): void;
+  it(name: string, body: () => Promise<void>, timeout?: number): void;
+  // biome-ignore lint/suspicious/noExplicitAny: the runner's own expect, whatever its typing.
+  expect: (actual: unknown) => any;
+}
+
+/**
+ * Opens a fresh, empty list for one test: `handle()` returns a holder of that list (each call may
+ * return a new one, as another process would hold it); `close` cleans up after the test.
+ */
+export type OpenTestList = () => Promise<{ handle: () => TaskStore; close?: () => Promise<void> }>;
+
+/** A record with the given id and fields. */
+function task(id: string, fields: Partial<TaskRecord> = {}): TaskRecord {
+  return { id, subject: `Task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...fields };
+}
+
+/** A write of `put` records (and `removed` ids) with the high-water mark above them. */
+function write(put: TaskRecord[], removed: string[] = [], highWaterMark?: number): TaskWrite {
+  const highest = Math.max(0, ...put.map((record) => Number(record.id)), ...removed.map(Number));
+  return { put, removed, highWaterMark: highWaterMark ?? highest };
+}
+
+/** What a holder keeps in memory in these tests: records by id and the sequence reached. */
+class Holder {
+  readonly records = new Map<string, TaskRecord>();
+  seq = -1;
+  constructor(readonly store: TaskStore) {}
+  apply(catchUp: TaskCatchUp): void {
+    if (isSnapshot(catchUp)) {
+      this.records.clear();
+      for (const record of catchUp.tasks) this.records.set(record.id, record);
+    } else {
+      for (const id of catchUp.removed) this.records.delete(id);
+      for (const record of catchUp.put) this.records.set(record.id, record);
+    }
+    this.seq = catchUp.seq;
+  }
+  /** Adds 1 to the counter in task 1's metadata, in one transaction. */
+  async increment(): Promise<void> {
+    const { seq } = await this.store.transact(this.seq, async (catchUp) => {
+      this.apply(catchUp);
+      const current = this.records.get('1') as TaskRecord;
+      const next = { ...current, metadata: { count: Number(current.metadata?.count ?? 0) + 1 } };
+      this.records.set('1', next);
+      return { write: write([next]), result: undefined };
+    });
+    this.seq = seq;
+  }
+}
+
+/** Registers the store conformance suite for the store `name`, opened by `open`, with `runner`'s test functions. */
+export function describeTaskStoreConformance(name: string, open: OpenTestList, runner: ConformanceRunner): void {
+  const { describe, it, expect } = runner;
+  const withList = (body: (handle: () => TaskStore) => Promise<void>) => async () => {
+    const list = await open();
+    try {
+      await body(list.handle);
+    } finally {
+      await list.close?.();
+    }
+  };
+
+  describe(`${name}: the TaskStore contract`, () => {
+    it(
+      'a new list is empty at sequence 0, and nothing changed since 0',
+      withList(async (handle) => {
+        const store = handle();
+        expect(await store.load()).toEqual({ tasks: [], highWaterMark: 0, seq: 0 });
+        expect(await store.changesSince(0)).toEqual({ seq: 0, put: [], removed: [], highWaterMark: 0 });
+      }),
+    );
+
+    it(
+      'a committed write gets the next sequence; load and the feed show its records exactly',
+      withList(async (handle) => {
+        const store = handle();
+        const one = task('1', {
+          activeForm: 'Doing 1',
+          owner: 'alice',
+          metadata: { deep: { list: [1, 'two', null] } },
+        });
+        const two = task('2', { subject: 'Zwei ✓ "quoted"', status: 'in_progress', blockedBy: ['1'] });
+        const first = await store.transact(0, async (catchUp) => {
+          expect(catchUp).toEqual({ seq: 0, put: [], removed: [], highWaterMark: 0 });
+          return { write: write([{ ...one, blocks: ['2'] }, two]), result: 'done' };
+        });
+        expect(first).toEqual({ result: 'done', seq: 1 });
+        const loaded = await store.load();
+        expect(loaded.seq).toBe(1);
+        expect(loaded.highWaterMark).toBe(2);
+        expect(loaded.tasks).toEqual([{ ...one, blocks: ['2'] }, two]);
+        expect(Object.keys(loaded.tasks[1] as object)).not.toContain('owner');
+        const delta = await store.changesSince(0);
+        expect(delta?.seq).toBe(1);
+        expect(delta?.removed).toEqual([]);
+        expect([...(delta?.put ?? [])].sort((a, b) => Number(a.id) - Number(b.id))).toEqual([
+          { ...one, blocks: ['2'] },
+          two,
+        ]);
+        expect(await store.changesSince(1)).toEqual({ seq: 1, put: [], removed: [], highWaterMark: 2 });
+      }),
+    );
+
+    it(
+      'a transaction that writes nothing keeps the sequence; one whose function throws writes nothing',
+      withList(async (handle) => {
+        const store = handle();
+        await store.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
+        expect(await store.transact(1, async () => ({ result: 7 }))).toEqual({ result: 7, seq: 1 });
+        const failure = store.transact(1, async () => {
+          throw new Error('the hook said no');
+        });
+        await expect(failure).rejects.toThrow('the hook said no');
+        expect(await store.load()).toEqual({ tasks: [task('1')], highWaterMark: 1, seq: 1 });
+      }),
+    );
+
+    it(
+      "another holder's change reaches this one through the feed and through the transaction's catch-up",
+      withList(async (handle) => {
+        const a = handle();
+        const b = handle();
+        await a.transact(0, async () => ({ write: write([task('1'), task('2'), task('3')]), result: undefined }));
+        await b.transact(1, async () => ({
+          write: write([task('1', { status: 'completed' })], ['3'], 3),
+          result: undefined,
+        }));
+        const delta = await a.changesSince(1);
+        expect(delta).toEqual({ seq: 2, put: [task('1', { status: 'completed' })], removed: ['3'], highWaterMark: 3 });
+        let seen: TaskCatchUp | undefined;
+        const { seq } = await a.transact(1, async (catchUp) => {
+          seen = catchUp;
+          return { write: write([task('4')]), result: undefined };
+        });
+        expect(seq).toBe(3);
+        expect(seen).toEqual(delta);
+        const loaded = await b.load();
+        expect(loaded.tasks.map((record) => record.id)).toEqual(['1', '2', '4']);
+        expect(loaded.highWaterMark).toBe(4);
+      }),
+    );
+
+    it(
+      'the high-water mark never goes down, and a removed id stays counted',
+      withList(async (handle) => {
+        const store = handle();
+        await store.transact(0, async () => ({ write: write([task('1'), task('5')]), result: undefined }));
+        await store.transact(1, async () => ({ write: write([], ['5'], 5), result: undefined }));
+        await store.transact(2, async () => ({
+          write: write([task('1', { owner: 'bob' })], [], 1),
+          result: undefined,
+        }));
+        const loaded = await store.load();
+        expect(loaded.highWaterMark).toBe(5);
+        expect(loaded.tasks).toEqual([task('1', { owner: 'bob' })]);
+      }),
+    );
+
+    it(
+      'a negative sequence asks for the whole list',
+      withList(async (handle) => {
+        const store = handle();
+        await store.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
+        let seen: TaskCatchUp | undefined;
+        await store.transact(-1, async (catchUp) => {
+          seen = catchUp;
+          return { result: undefined };
+        });
+        expect(seen).toEqual({ tasks: [task('1')], highWaterMark: 1, seq: 1 });
+      }),
+    );
+
+    it(
+      'concurrent transactions of two holders never lose a change (50 increments)',
+      withList(async (handle) => {
+        const setup = handle();
+        await setup.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
+        const holders = [new Holder(handle()), new Holder(handle())];
+        await Promise.all(Array.from({ length: 50 }, (_, i) => (holders[i % 2] as Holder).increment()));
+        const loaded = await setup.load();
+        expect(loaded.tasks[0]?.metadata).toEqual({ count: 50 });
+        expect(loaded.seq).toBe(51);
+      }),
+      120_000,
+    );
+
+    it(
+      "watch, where a store has it, wakes a holder after another holder's commit",
+      withList(async (handle) => {
+        const a = handle();
+        const b = handle();
+        if (!a.watch) return;
+        await a.load();
+        let woken = 0;
+        const woke = new Promise<void>((resolve) => {
+          const stop = a.watch?.(() => {
+            woken += 1;
+            stop?.();
+            resolve();
+          });
+        });
+        await b.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
+        await woke;
+        expect(woken).toBeGreaterThan(0);
+        expect((await a.changesSince(0))?.put).toEqual([task('1')]);
+      }),
+    );
+  });
+}

@@ -1,0 +1,153 @@
+/**
+ * Where a task list lives between calls, kept by record: each task is one record, and every
+ * committed change gets the next sequence number of its list (the change feed). A holder keeps the
+ * list in memory and, before each call, applies only what changed since the sequence it last saw;
+ * a write commits only on top of the latest sequence. So no call reads or writes the whole list,
+ * and two holders (or processes) never lose each other's change.
+ */
+import type { TodoStatus } from '../types.js';
+
+/** A task as Claude Code stores it (one `<id>.json` of its task folder). */
+export interface TaskRecord {
+  /** Decimal id, "1", "2", …; never reused. */
+  id: string;
+  subject: string;
+  description: string;
+  activeForm?: string;
+  owner?: string;
+  status: TodoStatus;
+  /** Ids of the tasks that wait for this one. */
+  blocks: string[];
+  /** Ids of the tasks this one waits for. */
+  blockedBy: string[];
+  metadata?: Record<string, unknown>;
+}
+
+/** The whole list as a store holds it. */
+export interface TaskListSnapshot {
+  tasks: TaskRecord[];
+  /** The highest id ever handed out (0: none); a new id is above it and above every stored id. */
+  highWaterMark: number;
+  /** The sequence number of the last committed change (0: none). */
+  seq: number;
+}
+
+/** What a call writes: the records it put (created or changed), the ids it removed, the high-water mark. */
+export interface TaskWrite {
+  put: TaskRecord[];
+  removed: string[];
+  highWaterMark: number;
+}
+
+/** What changed after a sequence: the records put as they are now, the ids removed, and the sequence reached. */
+export interface TaskDelta extends TaskWrite {
+  seq: number;
+}
+
+/** How a holder catches up: a delta when the feed reaches back to its sequence, else the whole list. */
+export type TaskCatchUp = TaskDelta | TaskListSnapshot;
+
+/** What a transaction's function returns: what to write (none: nothing changed) and its result. */
+export interface TaskTransaction<R> {
+  write?: TaskWrite;
+  result: R;
+}
+
+/**
+ * A task list's storage, by record, with a change feed. Every method rejects (with a message a
+ * person can act on) when the storage cannot be used, and then nothing is written.
+ *
+ * - `load()`: the whole list and the sequence it is at (a holder's first call; a reload).
+ * - `changesSince(seq)`: what changed after `seq` (an empty delta at the same `seq` when nothing
+ *   did), or `undefined` when the feed no longer reaches back that far: then `load()`.
+ * - `transact(seq, fn)`: with exclusive access to the list (across processes, for a shared store),
+ *   calls `fn` with what changed after `seq` (or the whole list), then commits `fn`'s write at the
+ *   next sequence; resolves with `fn`'s result and the sequence the caller is at now, once the
+ *   write is durable. When `fn` throws, nothing is written.
+ * - `watch(onChange)` (optional): calls `onChange` (any number of times, perhaps spuriously) after
+ *   another holder may have committed; the feed is the truth, the call only a wake-up.
+ */
+export interface TaskStore {
+  load(): Promise<TaskListSnapshot>;
+  changesSince(seq: number): Promise<TaskDelta | undefined>;
+  transact<R>(
+    seq: number,
+    fn: (catchUp: TaskCatchUp) => Promise<TaskTransaction<R>>,
+  ): Promise<{ result: R; seq: number }>;
+  watch?(onChange: () => void): () => void;
+}
+
+/** True when `catchUp` is the whole list rather than a delta. */
+export function isSnapshot(catchUp: TaskCatchUp): catchUp is TaskListSnapshot {
+  return 'tasks' in catchUp;
+}
+
+/** How many changes a memory store remembers for `changesSince` (older holders reload). */
+const MEMORY_FEED_LENGTH = 1000;
+
+/**
+ * A task store in memory, shared by whoever holds it (several conversations of one process,
+ * tests). Transactions run one at a time; records are copied in and out, so no holder shares
+ * objects with another. It remembers the last 1 000 changes for `changesSince`.
+ */
+export function memoryTaskStore(initial?: Partial<TaskListSnapshot>): TaskStore {
+  const records = new Map<string, TaskRecord>();
+  for (const task of initial?.tasks ?? []) records.set(task.id, structuredClone(task));
+  let highWaterMark = initial?.highWaterMark ?? 0;
+  let seq = initial?.seq ?? 0;
+  // The feed: which ids each recent change touched, oldest first.
+  const feed: { seq: number; ids: string[] }[] = [];
+  const listeners = new Set<() => void>();
+  let tail: Promise<unknown> = Promise.resolve();
+
+  const snapshot = (): TaskListSnapshot => ({
+    tasks: [...records.values()].sort((a, b) => Number(a.id) - Number(b.id)).map((task) => structuredClone(task)),
+    highWaterMark,
+    seq,
+  });
+  const deltaSince = (since: number): TaskDelta | undefined => {
+    if (since === seq) return { seq, put: [], removed: [], highWaterMark };
+    if (since > seq || since < seq - feed.length) return undefined;
+    const ids = new Set<string>();
+    for (const change of feed) if (change.seq > since) for (const id of change.ids) ids.add(id);
+    const put: TaskRecord[] = [];
+    const removed: string[] = [];
+    for (const id of ids) {
+      const record = records.get(id);
+      if (record) put.push(structuredClone(record));
+      else removed.push(id);
+    }
+    return { seq, put, removed, highWaterMark };
+  };
+
+  return {
+    async load() {
+      return snapshot();
+    },
+    async changesSince(since) {
+      return deltaSince(since);
+    },
+    transact<R>(since: number, fn: (catchUp: TaskCatchUp) => Promise<TaskTransaction<R>>) {
+      const run = tail.then(async () => {
+        const { write, result } = await fn(deltaSince(since) ?? snapshot());
+        if (!write || (write.put.length === 0 && write.removed.length === 0 && write.highWaterMark <= highWaterMark)) {
+          return { result, seq };
+        }
+        for (const record of write.put) records.set(record.id, structuredClone(record));
+        for (const id of write.removed) records.delete(id);
+        highWaterMark = Math.max(highWaterMark, write.highWaterMark);
+        seq += 1;
+        feed.push({ seq, ids: [...write.put.map((record) => record.id), ...write.removed] });
+        if (feed.length > MEMORY_FEED_LENGTH) feed.shift();
+        for (const listener of listeners) queueMicrotask(listener);
+        return { result, seq };
+      });
+      tail = run.catch(() => undefined);
+      return run;
+    },
+    watch(onChange) {
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
+    },
+  };
+}

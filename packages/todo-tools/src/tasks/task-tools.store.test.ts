@@ -1,0 +1,99 @@
+// The task tools on a task store: what a call writes (only what it touched), and changes made by
+// another holder reaching this one through the feed.
+import { describe, expect, it, vi } from 'vitest';
+import { memoryTaskStore, type TaskStore, type TaskWrite, TodoTools } from '../index.js';
+
+/** A store that records every write it commits. */
+function recording(store: TaskStore): { store: TaskStore; writes: TaskWrite[] } {
+  const writes: TaskWrite[] = [];
+  return {
+    writes,
+    store: {
+      ...store,
+      transact: (seq, fn) =>
+        store.transact(seq, async (catchUp) => {
+          const outcome = await fn(catchUp);
+          if (outcome.write) writes.push(structuredClone(outcome.write));
+          return outcome;
+        }),
+    },
+  };
+}
+
+describe('the task tools on a task store', () => {
+  it('a call writes only the tasks it touched, in Claude Code’s record shape', async () => {
+    const { store, writes } = recording(memoryTaskStore());
+    const tools = new TodoTools({ taskStore: store });
+    for (const subject of ['A', 'B', 'C', 'D']) await tools.createTask({ subject, description: '' });
+    writes.length = 0;
+    await tools.updateTask({ taskId: '2', addBlockedBy: ['1'] });
+    expect(writes).toEqual([
+      {
+        put: [
+          { id: '2', subject: 'B', description: '', status: 'pending', blocks: [], blockedBy: ['1'] },
+          { id: '1', subject: 'A', description: '', status: 'pending', blocks: ['2'], blockedBy: [] },
+        ],
+        removed: [],
+        highWaterMark: 4,
+      },
+    ]);
+    writes.length = 0;
+    await tools.updateTask({ taskId: '1', status: 'deleted' });
+    expect(writes).toEqual([
+      {
+        put: [{ id: '2', subject: 'B', description: '', status: 'pending', blocks: [], blockedBy: [] }],
+        removed: ['1'],
+        highWaterMark: 4,
+      },
+    ]);
+    writes.length = 0;
+    await tools.updateTask({ taskId: '3', status: 'pending' });
+    await tools.updateTask({ taskId: '99', status: 'completed' });
+    expect(writes).toEqual([]);
+  });
+
+  it("another holder's changes show at the next call, and syncTasks hands them to onUpdate", async () => {
+    const store = memoryTaskStore();
+    const onUpdate = vi.fn();
+    const a = new TodoTools({ taskStore: store, onUpdate });
+    const b = new TodoTools({ taskStore: store });
+    await a.createTask({ subject: 'A', description: '' });
+    onUpdate.mockClear();
+    await b.createTask({ subject: 'B', description: '' });
+    await b.updateTask({ taskId: '1', status: 'completed', owner: 'bob' });
+    expect(await a.syncTasks()).toBe(true);
+    expect(onUpdate).toHaveBeenCalledTimes(1);
+    expect(onUpdate.mock.calls[0]?.[0].map((t: { id: string; status: string }) => `${t.id}:${t.status}`)).toEqual([
+      '1:completed',
+      '2:pending',
+    ]);
+    expect(await a.syncTasks()).toBe(false);
+    expect(a.listTasks()).toBe('#1 [completed] A (bob)\n#2 [pending] B');
+    await b.updateTask({ taskId: '2', status: 'deleted' });
+    expect((await a.createTask({ subject: 'C', description: '' })).text).toBe('Task #3 created successfully: C');
+    expect(a.tasks().map((t) => t.id)).toEqual(['1', '3']);
+  });
+
+  it('a failed commit leaves no trace: the next call loads the stored list whole', async () => {
+    const inner = memoryTaskStore();
+    let fail = false;
+    const store: TaskStore = {
+      ...inner,
+      transact: (seq, fn) =>
+        inner.transact(seq, async (catchUp) => {
+          const outcome = await fn(catchUp);
+          if (fail) throw new Error('disk full');
+          return outcome;
+        }),
+    };
+    const tools = new TodoTools({ taskStore: store });
+    await tools.createTask({ subject: 'A', description: '' });
+    fail = true;
+    expect((await tools.createTask({ subject: 'B', description: '' })).text).toBe(
+      'Error: the task list could not be read or saved: disk full',
+    );
+    fail = false;
+    expect((await tools.createTask({ subject: 'C', description: '' })).text).toBe('Task #2 created successfully: C');
+    expect((await inner.load()).tasks.map((t) => t.subject)).toEqual(['A', 'C']);
+  });
+});
