@@ -1,0 +1,96 @@
+/**
+ * One task's file, `<id>.json`, in Claude Code's record shape: how it is read (as Claude Code
+ * reads it: the shape checked, unknown keys dropped) and written (its field order, two-space
+ * indentation so a change diffs line by line).
+ */
+import type { TaskRecord } from '@raider/todo-tools';
+
+const STATUSES = new Set(['pending', 'in_progress', 'completed']);
+
+/** A task file's name (`12.json`) to its id (`"12"`), or undefined for any other file. */
+export function taskIdOf(fileName: string): string | undefined {
+  const match = /^([1-9][0-9]{0,15})\.json$/.exec(fileName);
+  return match ? match[1] : undefined;
+}
+
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/** How deep `value` nests (iteratively: a hostile file cannot overflow the stack), stopping past `limit`. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * The record in a task file's text, or the text of what is wrong with it (never quoting the
+ * file). `id` is the id its name gives; a record naming another id is refused.
+ */
+export function parseTaskFile(text: string, id: string, maxMetadataDepth: number): TaskRecord | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return `not valid JSON (${text.length} characters)`;
+  }
+  return checkRecord(value, id, maxMetadataDepth);
+}
+
+/** `value` as a record of task `id` in Claude Code's shape (unknown keys dropped), or the text of what is wrong. */
+export function checkRecord(value: unknown, id: string, maxMetadataDepth: number): TaskRecord | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'expected a JSON object';
+  const raw = value as Record<string, unknown>;
+  if (raw.id !== id) return `expected "id": "${id}" as its name says, received ${JSON.stringify(raw.id)?.slice(0, 40)}`;
+  for (const key of ['subject', 'description'] as const) {
+    if (typeof raw[key] !== 'string') return `expected "${key}" to be a string`;
+  }
+  for (const key of ['activeForm', 'owner'] as const) {
+    if (raw[key] !== undefined && typeof raw[key] !== 'string') return `expected "${key}" to be a string when present`;
+  }
+  if (typeof raw.status !== 'string' || !STATUSES.has(raw.status)) {
+    return 'expected "status" to be one of pending, in_progress, completed';
+  }
+  for (const key of ['blocks', 'blockedBy'] as const) {
+    if (!isStringArray(raw[key])) return `expected "${key}" to be an array of ids`;
+  }
+  const metadata = raw.metadata;
+  if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
+    return 'expected "metadata" to be an object when present';
+  }
+  if (metadata !== undefined && nestsDeeperThan(metadata, maxMetadataDepth)) {
+    return `its metadata nests deeper than ${maxMetadataDepth} levels`;
+  }
+  const record: TaskRecord = {
+    id,
+    subject: raw.subject as string,
+    description: raw.description as string,
+    status: raw.status as TaskRecord['status'],
+    blocks: raw.blocks as string[],
+    blockedBy: raw.blockedBy as string[],
+  };
+  return withOrder(record, raw.activeForm as string | undefined, raw.owner as string | undefined, metadata);
+}
+
+/** `record` with its optional fields, in Claude Code's field order. */
+function withOrder(record: TaskRecord, activeForm?: string, owner?: string, metadata?: unknown): TaskRecord {
+  const ordered = { id: record.id, subject: record.subject, description: record.description } as TaskRecord;
+  if (activeForm !== undefined) ordered.activeForm = activeForm;
+  if (owner !== undefined) ordered.owner = owner;
+  ordered.status = record.status;
+  ordered.blocks = record.blocks;
+  ordered.blockedBy = record.blockedBy;
+  if (metadata !== undefined) ordered.metadata = metadata as Record<string, unknown>;
+  return ordered;
+}
+
+/** The text of a task's file: the record in Claude Code's field order, indented by two spaces. */
+export function formatTaskFile(record: TaskRecord): string {
+  const ordered = withOrder(record, record.activeForm, record.owner, record.metadata);
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
