@@ -11,11 +11,5 @@ const coded = codedErrors('@raider/server');
 /** A bad flag or value: what was wrong, what was expected, what was received. */
 export class OptionsError extends coded(Error, 'BAD_OPTION', 'OptionsError') {}
 
-/** A list id that cannot name a file under the data dir. */
-export class ListIdError extends coded(Error, 'BAD_LIST_ID', 'ListIdError') {}
-
-/** A list file that cannot be read, parsed or written. Names the file and what is wrong. */
-export class ListFileError extends coded(Error, 'BAD_LIST_FILE', 'ListFileError') {}
-
 /** Too many lists are shared in memory to open another (each is in use). */
 export class SharedListLimitError extends coded(Error, 'TOO_MANY_SHARED_LISTS', 'SharedListLimitError') {}

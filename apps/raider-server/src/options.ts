@@ -3,10 +3,11 @@
  * its variable. A bad flag or value is an OptionsError (the CLI prints it and exits 2).
  */
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
+import { claudeTaskFolder, listFolderName } from '@raider/file-store';
 import { DEFAULT_LIMITS, type TodoLimits } from '@raider/todo-tools';
 import { OptionsError } from './errors.js';
-import { listFileName } from './lists/list-file.js';
 import type { Family, LogLevel, Names } from './types.js';
 
 /** The server's settings. */
@@ -42,6 +43,8 @@ export interface ServerOptions {
   dataDir: string | undefined;
   /** The list every conversation of the process uses. */
   list: string | undefined;
+  /** The list lives in Claude Code's task folder (`dataDir` and `list` are taken from Claude Code's). */
+  claudeTasks: boolean;
   /** The list limits given (by flag or variable); the rest take the defaults of DEFAULT_LIMITS. */
   limits: Partial<TodoLimits>;
   help: boolean;
@@ -167,7 +170,13 @@ export const FLAGS: readonly Spec[] = [
     env: 'RAIDER_DATA_DIR',
     type: 'string',
     value: 'DIR',
-    help: 'keep lists durable, one JSON file per list, in DIR',
+    help: "keep lists durable in DIR: a folder per list, one JSON file per task (Claude Code's layout)",
+  },
+  {
+    flag: 'claude-tasks',
+    env: 'RAIDER_CLAUDE_TASKS',
+    type: 'boolean',
+    help: "keep the list in Claude Code's task folder, the one its task panel (Ctrl+T) shows",
   },
   {
     flag: 'list',
@@ -277,7 +286,7 @@ function checkTogether(
   }
   if (options.list !== undefined) {
     try {
-      listFileName(options.list);
+      listFolderName(options.list);
     } catch (error) {
       throw new OptionsError(`${name('list')}: ${(error as Error).message}`);
     }
@@ -353,6 +362,9 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     board: values.board === true || (values.board === undefined && bool('RAIDER_BOARD', env.RAIDER_BOARD ?? '0')),
     dataDir: raw('data-dir'),
     list: raw('list'),
+    claudeTasks:
+      values['claude-tasks'] === true ||
+      (values['claude-tasks'] === undefined && bool('RAIDER_CLAUDE_TASKS', env.RAIDER_CLAUDE_TASKS ?? '0')),
     limits: Object.fromEntries(
       Object.entries(LIMIT_FLAGS).flatMap(([key, { flag }]) => {
         const value = raw(flag);
@@ -362,8 +374,31 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     help: values.help === true,
     version: values.version === true,
   };
+  if (options.claudeTasks) useClaudeTasks(options, env, name);
   checkTogether(options, values, name);
   return options;
+}
+
+/**
+ * With --claude-tasks: the data dir is Claude Code's task folder and the list the one Claude Code
+ * uses for the session (`CLAUDE_CODE_TASK_LIST_ID`, else `CLAUDE_CODE_SESSION_ID`, sanitised as
+ * Claude Code does), unless --list names another.
+ * @throws OptionsError with --data-dir as well, or with no list to take.
+ */
+function useClaudeTasks(options: ServerOptions, env: NodeJS.ProcessEnv, name: (flag: string) => string): void {
+  if (options.dataDir !== undefined) {
+    throw new OptionsError(
+      `${name('claude-tasks')}: expected no ${name('data-dir')} beside it (it keeps lists in Claude Code's task folder), received both`,
+    );
+  }
+  const claude = claudeTaskFolder(env, env.HOME || homedir());
+  options.dataDir = claude.dataDir;
+  options.list ??= claude.listId;
+  if (options.list === undefined) {
+    throw new OptionsError(
+      `${name('claude-tasks')}: expected CLAUDE_CODE_TASK_LIST_ID or CLAUDE_CODE_SESSION_ID in the environment (Claude Code sets CLAUDE_CODE_SESSION_ID for the servers it starts), or --list, received none`,
+    );
+  }
 }
 
 /** The text of --help. */

@@ -1,8 +1,8 @@
 /** stdio: one conversation for the process; stdout carries the protocol only. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Conversation, createConversation } from './conversation/conversation.js';
-import { listFileName, projectListId, watchLists } from './lists/list-file.js';
 import { listFor } from './lists/memory-lists.js';
+import { projectListId } from './lists/project-list.js';
 import { type Logger, silent } from './log.js';
 import type { ServerOptions } from './options.js';
 import { SHUTDOWN_GRACE_MS } from './shutdown.js';
@@ -37,7 +37,7 @@ export async function startStdio(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<StdioServer> {
   const id = options.list ?? (options.dataDir ? projectListId(env.CLAUDE_PROJECT_DIR ?? process.cwd()) : undefined);
-  const list = listFor(options.dataDir, id);
+  const list = listFor(options.dataDir, id, { log });
   if (list) log.info(`list ${list.id}${options.dataDir ? ` in ${options.dataDir}` : ' (in memory)'}`);
   const conversation = createConversation({
     family: options.family,
@@ -47,13 +47,6 @@ export async function startStdio(
     log,
     ...(list ? { list } : {}),
   });
-  // Another process writing the same list: subscribers of raider://tasks hear of it.
-  const unwatch =
-    options.dataDir && list
-      ? watchLists(options.dataDir, (file) => {
-          if (file === listFileName(list.id)) conversation.listChangedElsewhere();
-        })
-      : () => {};
   const transport = new StdioServerTransport();
   let markClosed: (end: StdioEnd) => void = () => {};
   const closed = new Promise<StdioEnd>((resolve) => {
@@ -76,7 +69,6 @@ export async function startStdio(
     conversation,
     closed,
     async close(reason = 'the server is shutting down', graceMs = SHUTDOWN_GRACE_MS) {
-      unwatch();
       // Take no new calls; withdraw open questions (their calls answer at once); let the calls in
       // flight finish and answer, then close.
       process.stdin.pause();

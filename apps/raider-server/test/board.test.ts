@@ -142,38 +142,22 @@ describe('the live board', () => {
     const { mkdtemp } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { openListFile } = await import('../src/lists/list-file.js');
+    const { openList } = await import('@raider/file-store');
+    const { TodoTools } = await import('@raider/todo-tools');
     const dataDir = await mkdtemp(join(tmpdir(), 'raider-board-lists-'));
     const server = await boardServer({ dataDir, list: 'team' });
     const client = await mcp(server.url);
     const page = await openBoard(server.boardUrl as string);
+    const elsewhere = openList(dataDir, 'team');
     try {
       await client.callTool({ name: 'task_create', arguments: { subject: 'Here', description: '' } });
       await page.waitForSelector('.task .title:text("Here")');
-      // Another process: the list file written through its own store.
-      await openListFile(dataDir, 'team')
-        .store<{ tasks: unknown[]; nextId: number }>('tasks')
-        .transact((current) => ({
-          next: {
-            tasks: [
-              ...(current?.tasks ?? []),
-              {
-                id: '2',
-                content: 'From elsewhere',
-                status: 'pending',
-                activeForm: 'x',
-                description: '',
-                blocks: [],
-                blockedBy: [],
-              },
-            ],
-            nextId: 3,
-          },
-          result: undefined,
-        }));
+      // Another process: the list folder written through its own store.
+      await new TodoTools({ taskStore: elsewhere.tasks }).createTask({ subject: 'From elsewhere', description: '' });
       await page.waitForSelector('.task .title:text("From elsewhere")', { timeout: 10_000 });
       expect(await page.locator('h3').first().textContent()).toContain('List team');
     } finally {
+      elsewhere.close();
       await page.close();
       await client.close();
       await server.close();

@@ -89,8 +89,13 @@ function withOrder(record: TaskRecord, activeForm?: string, owner?: string, meta
   return ordered;
 }
 
-/** The text of a task's file: the record in Claude Code's field order, indented by two spaces. */
+/**
+ * The text of a task's file: the record in Claude Code's field order, one field a line (each
+ * value compact on its line), so a change diffs as the lines of the fields it changed and the
+ * file stays within a few bytes a field of compact JSON however deep its metadata nests.
+ */
 export function formatTaskFile(record: TaskRecord): string {
   const ordered = withOrder(record, record.activeForm, record.owner, record.metadata);
-  return `${JSON.stringify(ordered, null, 2)}\n`;
+  const lines = Object.entries(ordered).map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`);
+  return `{\n${lines.join(',\n')}\n}\n`;
 }

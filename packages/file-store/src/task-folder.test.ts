@@ -53,20 +53,19 @@ describe('the folder, as Claude Code keeps its own', () => {
       blockedBy: [],
     });
     expect(readFileSync(join(path, '2.json'), 'utf8')).toBe(
-      `${JSON.stringify(
-        {
-          id: '2',
-          subject: 'Print',
-          description: '',
-          owner: 'alice',
-          status: 'pending',
-          blocks: [],
-          blockedBy: ['1'],
-          metadata: { area: 'cli' },
-        },
-        null,
-        2,
-      )}\n`,
+      [
+        '{',
+        '  "id": "2",',
+        '  "subject": "Print",',
+        '  "description": "",',
+        '  "owner": "alice",',
+        '  "status": "pending",',
+        '  "blocks": [],',
+        '  "blockedBy": ["1"],',
+        '  "metadata": {"area":"cli"}',
+        '}',
+        '',
+      ].join('\n'),
     );
     expect(readdirSync(path).sort()).toEqual(['.lock', FOLDER_FILES.journal, '1.json', '2.json'].sort());
     await tools.updateTask({ taskId: '2', status: 'deleted' });

@@ -46,6 +46,7 @@ import { ChangeJournal } from './change-journal.js';
 import { codeOf, replaceFile, syncFolder, temporaryOwner, temporaryPath, writeDurably } from './durable-write.js';
 import { ListFileError } from './errors.js';
 import { FOLDER_FILES } from './folder-files.js';
+import { readRegular, signatureOf } from './regular-file.js';
 import { formatTaskFile, parseTaskFile, taskIdOf } from './task-file.js';
 import { migrateV1 } from './v1-migration.js';
 
@@ -84,33 +85,13 @@ export interface TaskFolder {
   close(): void;
 }
 
-/** A file's identity and version: what tells a change made elsewhere from one's own write. */
-const signatureOf = (stat: Stats): string => `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-
-/** Reads a file without following a symbolic link; undefined when it does not exist. */
-function readRegular(path: string): { text: string; signature: string } | undefined {
-  let fd: number;
+/** True when `path` exists. */
+function exists(path: string): boolean {
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw new ListFileError(`${path}: is a symbolic link; a list file must be a regular file`);
-    throw new ListFileError(`${path}: cannot be read (${codeOf(error)})`);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new ListFileError(`${path}: is not a regular file`);
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < stat.size) {
-      const n = readSync(fd, buffer, read, stat.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { text: buffer.subarray(0, read).toString('utf8'), signature: signatureOf(stat) };
-  } finally {
-    closeSync(fd);
+    statSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -359,7 +340,8 @@ export function openTaskFolder(path: string, options: TaskFolderOptions = {}): T
     const newHighWaterMark = Math.max(highWaterMark, ...removed.map(Number));
     // Claude Code takes a new id above the highest file name and the high-water mark: once the
     // highest tasks are gone only the mark keeps their ids from coming back.
-    if (removed.length && newHighWaterMark > readHighWaterMark()) {
+    const highestStays = !removed.includes(String(newHighWaterMark)) && exists(file(`${newHighWaterMark}.json`));
+    if (removed.length && newHighWaterMark > readHighWaterMark() && !highestStays) {
       writes.push({ name: FOLDER_FILES.highWaterMark, data: Buffer.from(String(newHighWaterMark), 'utf8') });
     }
     try {
@@ -378,9 +360,11 @@ export function openTaskFolder(path: string, options: TaskFolderOptions = {}): T
       removed: [...removed],
       highWaterMark: newHighWaterMark,
     };
+    let renamed = 0;
     try {
       for (const { temporary, name } of prepared) {
         renameSync(temporary, file(name));
+        renamed += 1;
         if (name !== FOLDER_FILES.highWaterMark) known.set(name, signatureOf(statSync(file(name))));
       }
       for (const id of removed) {
@@ -392,7 +376,11 @@ export function openTaskFolder(path: string, options: TaskFolderOptions = {}): T
       syncFolder(path);
     } catch (error) {
       for (const { temporary } of prepared) rmSync(temporary, { force: true });
-      throw new ListFileError(`${path}: the change was not saved whole (${codeOf(error)}); it is not acknowledged`);
+      throw new ListFileError(
+        renamed === 0
+          ? `${path}: could not be saved (${codeOf(error)}); nothing was changed`
+          : `${path}: the change was not saved whole (${codeOf(error)}); it is not acknowledged`,
+      );
     }
     for (const record of put) highestId = Math.max(highestId, Number(record.id));
     journal.compactIfNeeded();

@@ -5,13 +5,14 @@
  * `<name>.json.v1-backup`; a file that cannot be converted is left exactly as it is and every
  * call says why.
  */
-import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TaskRecord } from '@raider/todo-tools';
 import lockfile from 'proper-lockfile';
 import { codeOf, replaceFile, syncFolder } from './durable-write.js';
 import { ListFileError } from './errors.js';
 import { FOLDER_FILES } from './folder-files.js';
+import { readRegular } from './regular-file.js';
 import { checkRecord, formatTaskFile } from './task-file.js';
 
 /** A task as a v1 file kept it (the shape `onUpdate` hands out). */
@@ -74,12 +75,10 @@ export async function migrateV1(
   try {
     await locked(async () => {
       if (!existsSync(v1Path)) return;
-      let text: string;
-      try {
-        text = readFileSync(v1Path, 'utf8');
-      } catch (error) {
-        throw new ListFileError(`${v1Path}: cannot be read (${codeOf(error)})`);
-      }
+      // A symbolic link is refused (its target's content is never read into a list).
+      const content = readRegular(v1Path);
+      if (!content) return;
+      const text = content.text;
       let doc: unknown;
       try {
         doc = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -49,8 +49,6 @@ export interface Conversation {
   listState(): Promise<unknown>;
   /** The registry's entries as plain data (raider://work). */
   work(): unknown[];
-  /** Tells the conversation its list changed elsewhere (another process or session wrote it). */
-  listChangedElsewhere(): void;
   /** Ends every open question with `reason` (each tool call answers that it was withdrawn). */
   endQuestions(reason: string): void;
   /** Ends open questions, releases the list and closes the server. */
@@ -75,7 +73,8 @@ export function createConversation(options: ConversationOptions): Conversation {
   };
   const list = options.list;
   const mount = options.names === 'claude' ? underClaudeNames(server) : server;
-  const listState = mountFamily(mount, options.family, list, options.limits ?? {}, () => changed(TASKS_URI));
+  const family = mountFamily(mount, options.family, list, options.limits ?? {}, () => changed(TASKS_URI), log);
+  const listState = family.listState;
   const endQuestions = mountQuestions(server, registry, {
     names: options.names,
     askTimeoutMs: options.askTimeoutMs,
@@ -92,10 +91,10 @@ export function createConversation(options: ConversationOptions): Conversation {
     listId: list?.id,
     listState,
     work: () => plainEntries(registry),
-    listChangedElsewhere: () => changed(TASKS_URI),
     endQuestions,
     async close(reason: string) {
-      list?.release?.();
+      family.stop();
+      list?.release();
       endQuestions(reason);
       // Let the withdrawn calls send their results before the transport goes.
       await new Promise((resolve) => setImmediate(resolve));

@@ -4,7 +4,6 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  type TaskListState,
   type TodoItem,
   type TodoLimits,
   type TodoSnapshot,
@@ -13,11 +12,20 @@ import {
   type TodoWriteState,
 } from '@raider/todo-tools';
 import type { ListHandle } from '../lists/memory-lists.js';
+import type { Logger } from '../log.js';
 import type { Family } from '../types.js';
+
+/** A mounted family: what raider://tasks shows, and how to stop hearing of changes made elsewhere. */
+export interface MountedFamily {
+  /** The list as it stands now (with a store, caught up with changes made elsewhere). */
+  listState(): Promise<unknown>;
+  /** Stops watching the list for changes made elsewhere. */
+  stop(): void;
+}
 
 /**
  * Mounts `family`'s tools on `mount`, on `list` when given. `changed` is called after every change
- * of the list. Returns what raider://tasks shows: the list as it stands now.
+ * of the list, made here or (through the list's watch and its change feed) elsewhere.
  */
 export function mountFamily(
   mount: McpServer,
@@ -25,12 +33,16 @@ export function mountFamily(
   list: ListHandle | undefined,
   limits: Partial<TodoLimits>,
   changed: () => void,
-): () => Promise<unknown> {
+  log: Logger,
+): MountedFamily {
   if (family === 'todo') {
     const store = list?.store<TodoSnapshot>('todo');
     const todo = new TodoTool({ onUpdate: changed, limits, ...(store ? { store } : {}) });
     todo.register(mount);
-    return async () => ({ family: 'todo', ...((store && (await store.load())) ?? todo.snapshot()) });
+    return {
+      listState: async () => ({ family: 'todo', ...((store && (await store.load())) ?? todo.snapshot()) }),
+      stop: list?.watch(changed) ?? (() => {}),
+    };
   }
   if (family === 'todo_write') {
     const store = list?.store<TodoWriteState>('todo_write');
@@ -44,10 +56,23 @@ export function mountFamily(
       ...(store ? { todoWriteStore: store } : {}),
     });
     tools.registerTodoWrite(mount);
-    return async () => ({ family: 'todo_write', todos: (store && (await store.load())?.todos) ?? todos });
+    return {
+      listState: async () => ({ family: 'todo_write', todos: (store && (await store.load())?.todos) ?? todos }),
+      stop: list?.watch(changed) ?? (() => {}),
+    };
   }
-  const store = list?.store<TaskListState>('tasks');
-  const tools = new TodoTools({ onUpdate: changed, limits, ...(store ? { taskStore: store } : {}) });
+  const tools = new TodoTools({ onUpdate: changed, limits, ...(list ? { taskStore: list.tasks() } : {}) });
   tools.registerTaskTools(mount);
-  return async () => ({ family: 'tasks', tasks: (store && (await store.load())?.tasks) ?? tools.tasks() });
+  // A change made elsewhere: catch up from the change feed (onUpdate then calls `changed`).
+  const catchUp = () =>
+    tools.syncTasks().catch((error: unknown) => {
+      log.debug(`list ${list?.id}: could not catch up (${error instanceof Error ? error.message : String(error)})`);
+    });
+  return {
+    listState: async () => {
+      if (list) await catchUp();
+      return { family: 'tasks', tasks: tools.tasks() };
+    },
+    stop: list?.watch(() => void catchUp()) ?? (() => {}),
+  };
 }

@@ -8,10 +8,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ListIdError, listFolderName } from '@raider/file-store';
 import { Board, serveBoard } from '../board/routes.js';
 import { type Conversation, createConversation } from '../conversation/conversation.js';
-import { ListIdError, SharedListLimitError } from '../errors.js';
-import { listFileName, watchLists } from '../lists/list-file.js';
+import { SharedListLimitError } from '../errors.js';
 import { listFor } from '../lists/memory-lists.js';
 import { type Logger, silent } from '../log.js';
 import type { ServerOptions } from '../options.js';
@@ -163,7 +163,7 @@ class McpEndpoint {
     const named = req.headers[LIST_HEADER];
     let listId = this.options.list ?? (Array.isArray(named) ? named[0] : named);
     try {
-      if (listId !== undefined) listFileName(listId);
+      if (listId !== undefined) listFolderName(listId);
       else if (this.options.dataDir) listId = `session-${randomUUID()}`;
       return this.sessions.open((session) => this.converse(session, listId));
     } catch (error) {
@@ -178,7 +178,11 @@ class McpEndpoint {
   /** The conversation of a new session, on list `listId` when there is one. */
   private converse(session: Session, listId: string | undefined): Conversation {
     const { options, board } = this;
-    const list = listFor(options.dataDir, listId, { keepMs: options.idleTimeoutMs, maxLists: options.maxSessions });
+    const list = listFor(options.dataDir, listId, {
+      keepMs: options.idleTimeoutMs,
+      maxLists: options.maxSessions,
+      log: this.log,
+    });
     const name = () => listId ?? `session ${session.transport.sessionId?.slice(0, 8)}`;
     return createConversation({
       family: options.family,
@@ -189,15 +193,6 @@ class McpEndpoint {
       ...(list ? { list } : {}),
       ...(board ? { onChange: () => board.changed(), fallbackAnswerer: board.answerer(name) } : {}),
     });
-  }
-
-  /** Tells the sessions on list file `file` (and the board) that another process changed it. */
-  listFileChanged(file: string): void {
-    for (const session of this.sessions.map.values()) {
-      const id = session.conversation.listId;
-      if (id !== undefined && listFileName(id) === file) session.conversation.listChangedElsewhere();
-    }
-    this.board?.changed();
   }
 
   /**
@@ -234,8 +229,6 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     if (board) return serveBoard(board, req, res, path);
     return rpcError(res, 404, -32000, `Not found: ${path}; the MCP endpoint is /mcp`);
   });
-  // Changes other processes make to shared lists reach subscribers and the board too.
-  const unwatch = options.dataDir ? watchLists(options.dataDir, (file) => endpoint.listFileChanged(file)) : () => {};
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -251,7 +244,6 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     boardUrl: board ? `http://${reachable}:${port}/?token=${encodeURIComponent(boardSecret)}` : undefined,
     sessions: sessions.map,
     async close(graceMs = SHUTDOWN_GRACE_MS) {
-      unwatch();
       // No new connections; new requests on open ones answer 503 until the end.
       const done = new Promise<void>((resolve) => http.close(() => resolve()));
       await endpoint.close(graceMs);

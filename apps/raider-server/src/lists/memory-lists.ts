@@ -1,17 +1,26 @@
 /**
- * The lists conversations work on: a named list's file under the data dir, or a list shared in
- * memory by this process's conversations that name it, and the handle a conversation holds.
+ * The lists conversations work on: a named list's folder under the data dir (@raider/file-store),
+ * or a list shared in memory by this process's conversations that name it, and the handle a
+ * conversation holds.
  */
-import { type ListStore, memoryStore } from '@raider/todo-tools';
+import { openList } from '@raider/file-store';
+import { type ListStore, memoryStore, memoryTaskStore, type TaskStore } from '@raider/todo-tools';
 import { SharedListLimitError } from '../errors.js';
-import { openListFile } from './list-file.js';
+import type { Logger } from '../log.js';
 
-/** A named list and the store of each family's section of it. */
+/** The families kept whole (the task list is kept by record). */
+export type WholeSection = 'todo' | 'todo_write';
+
+/** A named list: the task store, the store of each other family, and a watch for changes made elsewhere. */
 export interface ListHandle {
   readonly id: string;
-  store<T>(section: 'tasks' | 'todo' | 'todo_write'): ListStore<T>;
+  /** The task list, by record, for one holder (one conversation). */
+  tasks(): TaskStore;
+  store<T>(section: WholeSection): ListStore<T>;
+  /** Calls `onChange` when the list may have changed elsewhere (another session or process); returns a function that stops it. */
+  watch(onChange: () => void): () => void;
   /** Called once when the conversation that opened the handle ends (an in-memory list may go). */
-  release?(): void;
+  release(): void;
 }
 
 /** How long an unused in-memory list is kept, and how many there may be at once. */
@@ -23,7 +32,10 @@ export interface MemoryListOptions {
 }
 
 interface SharedList {
+  tasks: TaskStore;
   sections: Map<string, ListStore<unknown>>;
+  /** Conversations to tell of a change to a whole-kept family. */
+  listeners: Set<() => void>;
   /** Conversations using the list now. */
   users: number;
   /** When the last user left (for the oldest-first eviction). */
@@ -47,10 +59,25 @@ export function sharedListCount(): number {
 export function listFor(
   dataDir: string | undefined,
   id: string | undefined,
-  options: MemoryListOptions = {},
+  options: MemoryListOptions & { log?: Logger } = {},
 ): ListHandle | undefined {
   if (id === undefined) return undefined;
-  return dataDir ? openListFile(dataDir, id) : memoryList(id, options);
+  return dataDir ? durableList(dataDir, id, options.log) : memoryList(id, options);
+}
+
+/**
+ * List `id`'s folder under `dataDir`, opened for one conversation: a task file that cannot be
+ * read is logged by name (and left untouched). @throws ListIdError for an id that names no folder.
+ */
+function durableList(dataDir: string, id: string, log: Logger | undefined): ListHandle {
+  const folder = openList(dataDir, id, { onProblem: (problem) => log?.warn(problem) });
+  return {
+    id,
+    tasks: () => folder.tasks,
+    store: <T>(section: WholeSection) => (section === 'todo' ? folder.todo : folder.todoWrite) as ListStore<T>,
+    watch: (onChange) => folder.watch(onChange),
+    release: () => folder.close(),
+  };
 }
 
 /**
@@ -76,7 +103,14 @@ export function memoryList(id: string, options: MemoryListOptions = {}): ListHan
       }
       dropShared(unused[0]);
     }
-    shared = { sections: new Map(), users: 0, unusedSince: Date.now(), expiry: undefined };
+    shared = {
+      tasks: memoryTaskStore(),
+      sections: new Map(),
+      listeners: new Set(),
+      users: 0,
+      unusedSince: Date.now(),
+      expiry: undefined,
+    };
     sharedInMemory.set(id, shared);
   }
   const list = shared;
@@ -84,16 +118,42 @@ export function memoryList(id: string, options: MemoryListOptions = {}): ListHan
   if (list.expiry) clearTimeout(list.expiry);
   list.expiry = undefined;
   let released = false;
+  const stops = new Set<() => void>();
   return {
     id,
-    store<T>(section: string): ListStore<T> {
-      const store = list.sections.get(section) ?? memoryStore<unknown>();
-      list.sections.set(section, store);
+    tasks: () => list.tasks,
+    store<T>(section: WholeSection): ListStore<T> {
+      let store = list.sections.get(section);
+      if (!store) {
+        const inner = memoryStore<unknown>();
+        // The other conversations on the list hear of a change (the task store tells its own).
+        store = {
+          load: () => inner.load(),
+          transact: async (fn) => {
+            const result = await inner.transact(fn);
+            for (const listener of list.listeners) listener();
+            return result;
+          },
+        };
+        list.sections.set(section, store);
+      }
       return store as ListStore<T>;
+    },
+    watch(onChange) {
+      list.listeners.add(onChange);
+      const stopTasks = list.tasks.watch?.(onChange) ?? (() => {});
+      const stop = () => {
+        list.listeners.delete(onChange);
+        stopTasks();
+        stops.delete(stop);
+      };
+      stops.add(stop);
+      return stop;
     },
     release() {
       if (released) return;
       released = true;
+      for (const stop of [...stops]) stop();
       list.users -= 1;
       if (list.users > 0) return;
       list.unusedSince = Date.now();

@@ -110,8 +110,13 @@ export class TaskList {
   readonly byId = new Map<string, StoredTask>();
   /** The next id; never goes down, so no id is used twice. */
   nextId = 1;
-  /** While a store call runs: the ids it wrote and removed (what the store must write). */
-  private tracking: { put: Set<string>; removed: Set<string> } | undefined;
+  /**
+   * While a store call runs: the ids it wrote and removed (what the store must write), and each
+   * touched task as it was before (so a call the store refused can be undone).
+   */
+  private tracking:
+    | { put: Set<string>; removed: Set<string>; before: Map<string, StoredTask | undefined>; nextId: number }
+    | undefined;
   /** False once a record arrived out of id order (another process created it); `ordered` sorts then. */
   private inOrder = true;
 
@@ -126,6 +131,7 @@ export class TaskList {
   /** Stores a new pending task under the next id. */
   create(fields: { subject: string; description: string; activeForm?: string; metadata?: Record<string, unknown> }) {
     const task = this.draft(fields);
+    this.remember([task.id]);
     this.byId.set(task.id, task);
     this.nextId += 1;
     this.tracking?.put.add(task.id);
@@ -260,6 +266,7 @@ export class TaskList {
   /** Stores a planned update, mirroring new links on the other tasks. */
   apply(plan: UpdatePlan): StoredTask {
     const { next } = plan;
+    this.remember([next.id, ...plan.newBlocks, ...plan.newBlockedBy]);
     this.byId.set(next.id, next);
     for (const id of plan.newBlocks) this.byId.get(id)?.blockedBy.add(next.id);
     for (const id of plan.newBlockedBy) this.byId.get(id)?.blocks.add(next.id);
@@ -271,6 +278,7 @@ export class TaskList {
   delete(id: string): void {
     const task = this.byId.get(id);
     if (!task) return;
+    this.remember([id, ...task.blocks, ...task.blockedBy]);
     for (const other of task.blocks) this.byId.get(other)?.blockedBy.delete(id);
     for (const other of task.blockedBy) this.byId.get(other)?.blocks.delete(id);
     this.byId.delete(id);
@@ -300,13 +308,52 @@ export class TaskList {
 
   /** Starts recording what the list writes, for a store. */
   track(): void {
-    this.tracking = { put: new Set(), removed: new Set() };
+    this.tracking = { put: new Set(), removed: new Set(), before: new Map(), nextId: this.nextId };
   }
 
-  /** What the list wrote since `track()`, as a store writes it; stops recording. */
-  takeWrite(): TaskWrite {
-    const tracking = this.tracking ?? { put: new Set<string>(), removed: new Set<string>() };
+  /** Remembers how the tasks `ids` are before a tracked change touches them (once each). */
+  private remember(ids: Iterable<string>): void {
+    const before = this.tracking?.before;
+    if (!before) return;
+    for (const id of ids) {
+      if (before.has(id)) continue;
+      const task = this.byId.get(id);
+      before.set(
+        id,
+        task && {
+          ...task,
+          blocks: new Set(task.blocks),
+          blockedBy: new Set(task.blockedBy),
+          metadata: task.metadata && structuredClone(task.metadata),
+        },
+      );
+      if (task && task.metadata === undefined) delete before.get(id)?.metadata;
+    }
+  }
+
+  /** Undoes every change since `track()` (the store refused it); stops recording. */
+  rollback(): void {
+    const tracking = this.tracking;
     this.tracking = undefined;
+    if (!tracking) return;
+    for (const [id, task] of tracking.before) {
+      if (task === undefined) this.byId.delete(id);
+      else {
+        if (!this.byId.has(id)) this.inOrder = false;
+        this.byId.set(id, task);
+      }
+    }
+    this.nextId = tracking.nextId;
+  }
+
+  /** The change is saved: stops recording (it can no longer be undone). */
+  settle(): void {
+    this.tracking = undefined;
+  }
+
+  /** What the list wrote since `track()`, as a store writes it (recording goes on until `settle` or `rollback`). */
+  trackedWrite(): TaskWrite {
+    const tracking = this.tracking ?? { put: new Set<string>(), removed: new Set<string>() };
     const put: TaskRecord[] = [];
     for (const id of tracking.put) {
       const task = this.byId.get(id);

@@ -287,19 +287,16 @@ export class TaskTools {
           const committed = await store.transact(this.seq, async (catchUp) => {
             elsewhere = this.apply(catchUp);
             this.list.track();
-            try {
-              const result = await call();
-              const write = this.list.takeWrite();
-              return result.changed ? { write, result } : { result };
-            } catch (error) {
-              this.list.takeWrite();
-              throw error;
-            }
+            const result = await call();
+            return result.changed ? { write: this.list.trackedWrite(), result } : { result };
           });
+          this.list.settle();
           answer = committed.result;
           this.seq = committed.seq;
         }
       } catch (error) {
+        // What the call changed is undone; the next call loads the stored list whole.
+        this.list.rollback();
         this.seq = -1;
         return storeProblem('task', error);
       }

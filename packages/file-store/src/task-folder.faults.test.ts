@@ -1,0 +1,224 @@
+// The folder store under faults: a write that cannot complete never costs an acknowledged change
+// and leaves the files as they were; a file that cannot be trusted is refused without quoting it.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TodoTools } from '@raider/todo-tools';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ListIdError, listFolderName, openList, type TaskFolder } from './index.js';
+
+// Every fs function passes through to the real one unless a test makes it fail.
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs')>();
+  return {
+    ...real,
+    openSync: vi.fn(real.openSync),
+    writeSync: vi.fn(real.writeSync),
+    fsyncSync: vi.fn(real.fsyncSync),
+    renameSync: vi.fn(real.renameSync),
+    closeSync: vi.fn(real.closeSync),
+  };
+});
+
+const opened: TaskFolder[] = [];
+afterEach(() => {
+  vi.mocked(fs.openSync).mockClear();
+  vi.mocked(fs.writeSync).mockClear();
+  for (const folder of opened.splice(0)) folder.close();
+});
+
+const fresh = () => fs.mkdtempSync(join(tmpdir(), 'raider-file-faults-'));
+const created = /^Task #(\d+) created successfully: (.*)$/;
+
+/** A TodoTools on list `id` of `dir`, as a conversation of raider-server has it. */
+function toolsOn(dir: string, id = 'team'): TodoTools {
+  const folder = openList(dir, id);
+  opened.push(folder);
+  return new TodoTools({ taskStore: folder.tasks });
+}
+
+/** Every file of a folder and its bytes. */
+const snapshotOf = (path: string) =>
+  Object.fromEntries(
+    fs
+      .readdirSync(path)
+      .filter((name) => !name.startsWith('.lock'))
+      .map((name) => [name, fs.readFileSync(join(path, name)).toString('base64')]),
+  );
+
+const failure = (code: string) => () => {
+  throw Object.assign(new Error(`${code}: injected`), { code });
+};
+
+describe('a write that cannot complete', () => {
+  it.each([
+    ['the write fails (ENOSPC)', () => vi.mocked(fs.writeSync).mockImplementationOnce(failure('ENOSPC'))],
+    [
+      'a write makes no progress (a short write that stops)',
+      () => vi.mocked(fs.writeSync).mockImplementationOnce(() => 0),
+    ],
+    ['fsync fails (EIO)', () => vi.mocked(fs.fsyncSync).mockImplementationOnce(failure('EIO'))],
+    ['the file cannot be created (EROFS)', () => vi.mocked(fs.openSync).mockImplementationOnce(failure('EROFS'))],
+    ['the rename fails (EXDEV)', () => vi.mocked(fs.renameSync).mockImplementationOnce(failure('EXDEV'))],
+  ])('%s: an error answer, every file byte for byte, no temporary file left', async (_what, inject) => {
+    const dir = fresh();
+    const tools = toolsOn(dir);
+    expect((await tools.createTask({ subject: 'Kept', description: '' })).text).toBe(
+      'Task #1 created successfully: Kept',
+    );
+    await tools.createTask({ subject: 'Also kept', description: '' });
+    const path = join(dir, 'team');
+    const before = snapshotOf(path);
+    inject();
+    // A change of two files (a dependency is written on both ends): neither may change alone.
+    const answer = await tools.updateTask({ taskId: '2', addBlockedBy: ['1'] });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(
+      /^Error: the task list could not be read or saved: .*(could not be saved|cannot be created) \(\w+\); nothing was changed$/,
+    );
+    expect(snapshotOf(path)).toEqual(before);
+    // The list goes on: the next call sees the saved list and saves.
+    expect((await tools.createTask({ subject: 'Next', description: '' })).text).toBe(
+      'Task #3 created successfully: Next',
+    );
+    expect(tools.listTasks()).toBe('#1 [pending] Kept\n#2 [pending] Also kept\n#3 [pending] Next');
+  });
+
+  it('short writes are continued until every byte is on disk', async () => {
+    const dir = fresh();
+    const real = vi.mocked(fs.writeSync).getMockImplementation() as typeof fs.writeSync;
+    // Each write takes at most 7 bytes, as a disk under pressure may.
+    vi.mocked(fs.writeSync).mockImplementation(((fd: number, buffer: Buffer, offset: number, length: number) =>
+      real(fd, buffer, offset, Math.min(length, 7))) as typeof fs.writeSync);
+    try {
+      await toolsOn(dir).createTask({ subject: 'Whole', description: 'every byte' });
+    } finally {
+      vi.mocked(fs.writeSync).mockImplementation(real);
+    }
+    expect(JSON.parse(fs.readFileSync(join(dir, 'team', '1.json'), 'utf8')).subject).toBe('Whole');
+  });
+});
+
+let mounted: string | undefined;
+const root = process.getuid?.() === 0;
+afterEach(() => {
+  if (mounted) execFileSync('umount', [mounted]);
+  mounted = undefined;
+});
+
+// A real full file system needs a mount: the tests run as root in CI (and on the project's machines).
+describe.runIf(root)('a real full disk (a 64 KiB tmpfs)', () => {
+  it('every acknowledged create is in the folder and parses; later calls still work', async () => {
+    const dir = fresh();
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]);
+    mounted = dir;
+    const tools = toolsOn(dir);
+    const acknowledged = new Map<string, string>();
+    let refused = 0;
+    for (let i = 0; i < 400 && refused < 3; i += 1) {
+      const subject = `Task ${i} ${'s'.repeat(40)}`;
+      const answer = await tools.createTask({ subject, description: 'd'.repeat(300) });
+      const match = created.exec(answer.text);
+      if (match) acknowledged.set(match[1] as string, subject);
+      else {
+        expect(answer.text).toMatch(/could not be saved \(ENOSPC\); nothing was changed/);
+        refused += 1;
+      }
+    }
+    expect(refused).toBe(3);
+    expect(acknowledged.size).toBeGreaterThan(5);
+    const reread = toolsOn(dir);
+    await reread.syncTasks();
+    for (const [id, subject] of acknowledged) expect(reread.getTask(id)).toContain(`Task #${id}: ${subject}`);
+    expect(fs.readdirSync(join(dir, 'team')).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    // Reads still work on the full disk, and a change that frees room saves.
+    expect(tools.listTasks().split('\n')).toHaveLength(acknowledged.size);
+    expect((await tools.updateTask({ taskId: '1', status: 'deleted' })).text).toBe('Updated task #1 deleted');
+  }, 60_000);
+});
+
+describe('files that must not be trusted', () => {
+  it('a v1 list file that is a symbolic link is refused, and no message quotes a file', async () => {
+    const dir = fresh();
+    const secret = join(dir, 'secret.txt');
+    fs.writeFileSync(secret, '{"tasks": {"tasks": [], "nextId": 7}, "password": "hunter2"}');
+    fs.symlinkSync(secret, join(dir, 'team.json'));
+    const answer = await toolsOn(dir).createTask({ subject: 'A', description: '' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toContain('is a symbolic link');
+    expect(answer.text).not.toContain('hunter2');
+    fs.writeFileSync(join(dir, 'broken.json'), 'root:x:0:0:root:/root:/bin/bash\n');
+    const broken = await toolsOn(dir, 'broken').createTask({ subject: 'A', description: '' });
+    expect(broken.text).toContain('not valid JSON');
+    expect(broken.text).not.toContain('root:x');
+  });
+
+  it.each([
+    ['a string', '{"tasks":"garbage"}'],
+    ['null', '{"tasks":null}'],
+    ['an array', '{"tasks":[1,2]}'],
+  ])(
+    'a v1 tasks section that is %s is an error like any corrupt file, and the file is left as it was',
+    async (_kind, text) => {
+      const dir = fresh();
+      const path = join(dir, 'team.json');
+      fs.writeFileSync(path, text);
+      const answer = await toolsOn(dir).createTask({ subject: 'A', description: '' });
+      expect(answer.isError).toBe(true);
+      expect(answer.text).toContain('its "tasks" section: expected {tasks: [...], nextId}');
+      expect(fs.readFileSync(path, 'utf8')).toBe(text);
+    },
+  );
+
+  it('a UTF-8 byte order mark is accepted in a task file and in a v1 file', async () => {
+    const dir = fresh();
+    fs.mkdirSync(join(dir, 'team'));
+    const record = {
+      id: '1',
+      subject: 'From an editor',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+    };
+    fs.writeFileSync(join(dir, 'team', '1.json'), `\ufeff${JSON.stringify(record)}`);
+    const tools = toolsOn(dir);
+    expect((await tools.createTask({ subject: 'B', description: '' })).text).toBe('Task #2 created successfully: B');
+    expect(tools.listTasks()).toBe('#1 [pending] From an editor\n#2 [pending] B');
+    fs.writeFileSync(join(dir, 'old.json'), `\ufeff${JSON.stringify({ tasks: { tasks: [], nextId: 4 } })}`);
+    expect((await toolsOn(dir, 'old').createTask({ subject: 'C', description: '' })).text).toBe(
+      'Task #4 created successfully: C',
+    );
+  });
+
+  it('a list id whose folder name would pass 255 bytes is refused when named', () => {
+    expect(() => listFolderName('任'.repeat(28))).toThrow(ListIdError);
+    expect(() => listFolderName('任'.repeat(28))).toThrow(/fits in 255 bytes/);
+    expect(listFolderName('任'.repeat(20))).toMatch(/^(%[0-9A-F]{2})+$/);
+  });
+
+  it('refuses hostile list ids', () => {
+    for (const id of ['../x', '..', '.', '/etc/passwd', 'a/b', 'a\\b', 'a\u0000b', '']) {
+      expect(() => listFolderName(id)).toThrow(/would escape the data dir/);
+    }
+    expect(() => openList('/tmp/d', '../../etc/passwd')).toThrow(/would escape/);
+    expect(listFolderName('my list: ünï')).toBe('my%20list%3A%20%C3%BCn%C3%AF');
+    expect(listFolderName('.hidden')).toBe('%2Ehidden');
+    expect(listFolderName('v1.2')).toBe('v1.2');
+  });
+});
+
+describe('the file format', () => {
+  it('a task file stays within a few bytes a field of compact JSON however deep its metadata nests', async () => {
+    const dir = fresh();
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 15; i += 1) deep = [deep, { k: deep === 'leaf' ? 1 : 2 }];
+    const tools = toolsOn(dir);
+    await tools.createTask({ subject: 'Deep', description: '', metadata: { deep } });
+    const text = fs.readFileSync(join(dir, 'team', '1.json'), 'utf8');
+    const compact = JSON.stringify(JSON.parse(text));
+    expect(text.length).toBeLessThanOrEqual(compact.length + 8 * 8);
+    expect(text.split('\n')).toHaveLength(10);
+  });
+});
