@@ -58,7 +58,7 @@ describe('raider-server options', () => {
     );
     expect(readOptions(['--http', '--host', '0.0.0.0', '--token', 'a'.repeat(16)], {}).token).toBe('a'.repeat(16));
     expect(() => readOptions(['--list', '任'.repeat(28)], {})).toThrow(
-      /--list: list id: expected a name whose file name fits in 255 bytes/,
+      /--list: list id: expected a name whose folder name fits in 255 bytes/,
     );
   });
 

@@ -58,6 +58,14 @@ async function patientClient(url: string) {
   return { client, questionArrived, cancelled: () => cancelled };
 }
 
+/** The tasks saved in a list folder (every task file parses). */
+function savedTasks(folder: string): { id: string; subject: string }[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((name) => /^\d+\.json$/.test(name))
+    .map((name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as { id: string; subject: string });
+}
+
 describe('shutdown', () => {
   it('SIGTERM with a question open: the question ends as withdrawn and the process exits 0', async () => {
     const { child, url } = await spawnHttp();
@@ -117,12 +125,11 @@ describe('shutdown', () => {
         return match ? [`${match[1]}=${match[2]}`] : [];
       }),
     );
-    const saved = JSON.parse(readFileSync(join(dir, 'team.json'), 'utf8')) as {
-      tasks: { tasks: { id: string; content: string }[] };
-    };
+    const saved = savedTasks(join(dir, 'team'));
     // Nothing saved without an answer (a client retrying would duplicate it), nothing answered unsaved.
-    expect(new Set(saved.tasks.tasks.map((t) => `${t.id}=${t.content}`))).toEqual(acknowledged);
-    expect(readdirSync(dir).filter((name) => name.includes('.lock') || name.endsWith('.tmp'))).toEqual([]);
+    expect(new Set(saved.map((t) => `${t.id}=${t.subject}`))).toEqual(acknowledged);
+    // The list lock (`.lock`, an empty file as Claude Code keeps it) is not held: no `.lock.lock`.
+    expect(readdirSync(join(dir, 'team')).filter((name) => name === '.lock.lock' || name.endsWith('.tmp'))).toEqual([]);
   }, 60_000);
 
   it('SIGTERM with HTTP calls in flight: each gets its real answer, not an empty 200', async () => {
@@ -154,11 +161,7 @@ describe('shutdown', () => {
       expect(text === '' ? 'an empty answer' : text).toMatch(
         /created successfully|failed: .*(503|shutting down|fetch failed|ECONNREFUSED|terminated|closed)/,
       );
-    const file = join(dir, 'team.json');
-    const saved = existsSync(file)
-      ? (JSON.parse(readFileSync(file, 'utf8')) as { tasks: { tasks: unknown[] } })
-      : undefined;
-    expect(saved?.tasks.tasks ?? []).toHaveLength(answered.length);
+    expect(savedTasks(join(dir, 'team'))).toHaveLength(answered.length);
   }, 60_000);
 
   it('a session with a question in flight is not idle', async () => {

@@ -71,9 +71,18 @@ export function listFor(
  */
 function durableList(dataDir: string, id: string, log: Logger | undefined): ListHandle {
   const folder = openList(dataDir, id, { onProblem: (problem) => log?.warn(problem) });
+  // A conversation reads its list whole once; after that, only what the change feed names.
+  const tasks: TaskStore = {
+    ...folder.tasks,
+    load: async () => {
+      const snapshot = await folder.tasks.load();
+      log?.debug(`list ${id}: read whole (${snapshot.tasks.length} tasks, change ${snapshot.seq})`);
+      return snapshot;
+    },
+  };
   return {
     id,
-    tasks: () => folder.tasks,
+    tasks: () => tasks,
     store: <T>(section: WholeSection) => (section === 'todo' ? folder.todo : folder.todoWrite) as ListStore<T>,
     watch: (onChange) => folder.watch(onChange),
     release: () => folder.close(),
