@@ -167,9 +167,22 @@ export class ChangeJournal {
     const fd = openSync(this.path, 'a', 0o644);
     let before = -1;
     try {
-      before = fstatSync(fd).size;
+      const stat = fstatSync(fd);
+      before = stat.size;
       const written = writeSync(fd, line);
       if (written !== line.length) throw Object.assign(new Error('a short write'), { code: 'EIO' });
+      if (stat.ino === this.inode && before === this.offset) {
+        // Read up to here already (under the lock): take the line as written, without reading it back.
+        this.offset += line.length;
+        this.lines += 1;
+        this.entries.push(entry);
+        this.latest = entry.seq;
+        if (this.entries.length > this.keep) {
+          const dropped = this.entries.splice(0, this.entries.length - this.keep);
+          this.reachesBackTo = (dropped.at(-1) as JournalEntry).seq + 1;
+        }
+        return;
+      }
     } catch (error) {
       if (before >= 0) {
         try {

@@ -3,7 +3,7 @@
  * then one fsync of the folder makes the renames durable. When a step fails the temporary file is
  * removed and the previous file stays byte for byte as it was.
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, renameSync, rmSync, type Stats, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** The error code of a failed file operation, for a message that must not quote a file. */
@@ -40,16 +40,19 @@ export function temporaryOwner(name: string): number | undefined {
 
 /**
  * Writes `data` whole to the new file `path` and fsyncs it (not yet visible under its final name:
- * rename it there). @throws the file system's error, with nothing left behind.
+ * rename it there). Returns the file's stats as written. @throws the file system's error, with
+ * nothing left behind.
  */
-export function writeDurably(path: string, data: Buffer): void {
+export function writeDurably(path: string, data: Buffer): Stats {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'wx', 0o644);
     writeAll(fd, data);
     fsyncSync(fd);
+    const stats = fstatSync(fd);
     closeSync(fd);
     fd = undefined;
+    return stats;
   } catch (error) {
     if (fd !== undefined) {
       try {

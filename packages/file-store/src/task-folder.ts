@@ -14,18 +14,16 @@
  */
 import {
   closeSync,
-  constants,
-  fstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
-  readSync,
   renameSync,
+  rmdirSync,
   rmSync,
-  type Stats,
   statSync,
   unlinkSync,
+  utimesSync,
   watch,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -299,40 +297,84 @@ export function openTaskFolder(path: string, options: TaskFolderOptions = {}): T
     return { seq: journal.seq, put, removed, highWaterMark };
   };
 
+  // The folder and its `.lock` file exist once made (made again if someone removed them).
+  let prepared = false;
+  const prepareFolder = () => {
+    if (prepared && exists(file(FOLDER_FILES.lock))) return;
+    try {
+      mkdirSync(path, { recursive: true });
+      closeSync(openSync(file(FOLDER_FILES.lock), 'a'));
+      prepared = true;
+    } catch (error) {
+      throw new ListFileError(`${path}: cannot be created (${codeOf(error)}); nothing was changed`);
+    }
+  };
+
+  /**
+   * Takes proper-lockfile's lock on `.lock` (the folder `.lock.lock`, as Claude Code takes it).
+   * When it is free, one mkdir takes it (the same lock on disk that proper-lockfile makes, its
+   * mtime kept fresh while held); when it is held, proper-lockfile waits for it with retries and
+   * takes over a stale one. Resolves to its release.
+   */
+  const takeLock = async (onCompromised: (error: Error) => void): Promise<() => void | Promise<void>> => {
+    const lockDir = `${file(FOLDER_FILES.lock)}.lock`;
+    try {
+      mkdirSync(lockDir);
+      // Held longer than half the stale time (a slow hook): its mtime is refreshed, as proper-lockfile does.
+      const refresh = setInterval(() => {
+        try {
+          const now = new Date();
+          utimesSync(lockDir, now, now);
+        } catch (error) {
+          onCompromised(error as Error);
+        }
+      }, stale / 2);
+      refresh.unref();
+      return () => {
+        clearInterval(refresh);
+        rmdirSync(lockDir);
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new ListFileError(`${path}: cannot take the list lock (${codeOf(error)})`);
+      }
+    }
+    return lockfile
+      .lock(file(FOLDER_FILES.lock), {
+        realpath: false,
+        stale,
+        onCompromised,
+        retries: { retries: 1000, factor: 1, minTimeout: 5, maxTimeout: 40, randomize: true },
+      })
+      .catch((error: Error) => {
+        throw new ListFileError(`${path}: cannot take the list lock (${error.message})`);
+      });
+  };
+
   /** Runs `fn` holding the list lock (and this process's queue for the folder). */
   const locked = <T>(fn: () => Promise<T>): Promise<T> =>
     queued(path, async () => {
-      try {
-        mkdirSync(path, { recursive: true });
-        closeSync(openSync(file(FOLDER_FILES.lock), 'a'));
-      } catch (error) {
-        throw new ListFileError(`${path}: cannot be created (${codeOf(error)}); nothing was changed`);
-      }
+      prepareFolder();
       let compromised: Error | undefined;
-      const release = await lockfile
-        .lock(file(FOLDER_FILES.lock), {
-          realpath: false,
-          stale,
-          retries: { retries: 1000, factor: 1, minTimeout: 5, maxTimeout: 40, randomize: true },
-          onCompromised: (error) => {
-            compromised = error;
-          },
-        })
-        .catch((error: Error) => {
-          throw new ListFileError(`${path}: cannot take the list lock (${error.message})`);
-        });
+      const release = await takeLock((error) => {
+        compromised = error;
+      });
       try {
         const result = await fn();
         if (compromised) throw new ListFileError(`${path}: the lock was lost (${compromised.message})`);
         return result;
       } finally {
-        await release().catch(() => {});
+        try {
+          await release();
+        } catch {
+          // A lock that was taken over is not ours to release.
+        }
       }
     });
 
   /** Commits a write (under the lock): temporary files first, then renames, removals, the journal line, one folder fsync. */
   const commit = (put: readonly TaskRecord[], removed: readonly string[], highWaterMark: number): void => {
-    const prepared: { temporary: string; name: string; data: Buffer }[] = [];
+    const prepared: { temporary: string; name: string; signature: string }[] = [];
     const writes: { name: string; data: Buffer }[] = put.map((record) => ({
       name: `${record.id}.json`,
       data: Buffer.from(formatTaskFile(record), 'utf8'),
@@ -347,8 +389,9 @@ export function openTaskFolder(path: string, options: TaskFolderOptions = {}): T
     try {
       for (const { name, data } of writes) {
         const temporary = temporaryPath(file(name));
-        prepared.push({ temporary, name, data });
-        writeDurably(temporary, data);
+        const entry = { temporary, name, signature: '' };
+        prepared.push(entry);
+        entry.signature = signatureOf(writeDurably(temporary, data));
       }
     } catch (error) {
       for (const { temporary } of prepared) rmSync(temporary, { force: true });
@@ -362,10 +405,11 @@ export function openTaskFolder(path: string, options: TaskFolderOptions = {}): T
     };
     let renamed = 0;
     try {
-      for (const { temporary, name } of prepared) {
+      for (const { temporary, name, signature } of prepared) {
         renameSync(temporary, file(name));
         renamed += 1;
-        if (name !== FOLDER_FILES.highWaterMark) known.set(name, signatureOf(statSync(file(name))));
+        // A rename keeps the file's inode, size and mtime: its signature is the temporary's.
+        if (name !== FOLDER_FILES.highWaterMark) known.set(name, signature);
       }
       for (const id of removed) {
         unlinkSync(file(`${id}.json`));
