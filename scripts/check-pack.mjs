@@ -40,7 +40,10 @@ try {
     if (!made) throw new Error(`pnpm pack wrote no tarball for ${dir}`);
     return join(project, made);
   });
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty-project', private: true, type: 'module' }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'empty-project', private: true, type: 'module' }),
+  );
   // Peers (the MCP SDK, zod) come from the registry, as they would for a user.
   execFileSync('npm', ['install', '--no-audit', '--no-fund', ...tarballs], { cwd: project, stdio: 'ignore' });
   const probe = `const api = await import(${JSON.stringify(manifest.name)});
@@ -48,8 +51,11 @@ if (Object.keys(api).length === 0) { console.error('the package exports nothing'
   writeFileSync(join(project, 'probe.mjs'), probe);
   execFileSync('node', ['probe.mjs'], { cwd: project, stdio: 'inherit' });
   for (const bin of Object.keys(manifest.bin ?? {})) {
-    const version = execFileSync(join(project, 'node_modules', '.bin', bin), ['--version'], { encoding: 'utf8' }).trim();
-    if (version !== manifest.version) throw new Error(`${bin} --version printed ${version}, expected ${manifest.version}`);
+    const version = execFileSync(join(project, 'node_modules', '.bin', bin), ['--version'], {
+      encoding: 'utf8',
+    }).trim();
+    if (version !== manifest.version)
+      throw new Error(`${bin} --version printed ${version}, expected ${manifest.version}`);
   }
   console.log(`packed ${manifest.name} and used it from an empty project`);
 } finally {

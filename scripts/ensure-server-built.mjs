@@ -15,7 +15,8 @@ function newest(dir) {
   if (!existsSync(dir)) return 0;
   let latest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && !/\.(test|bench)\.ts$/.test(entry.name)) latest = Math.max(latest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+    if (entry.isFile() && !/\.(test|bench)\.ts$/.test(entry.name))
+      latest = Math.max(latest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
   }
   return latest;
 }

@@ -19,7 +19,11 @@ const fill = (dir) => {
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) fill(path);
-    else writeFileSync(path, readFileSync(path, 'utf8').replaceAll('__NAME__', name).replaceAll('__DESCRIPTION__', description));
+    else
+      writeFileSync(
+        path,
+        readFileSync(path, 'utf8').replaceAll('__NAME__', name).replaceAll('__DESCRIPTION__', description),
+      );
   }
 };
 fill(target);
