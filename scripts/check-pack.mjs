@@ -19,11 +19,13 @@ const workspace = new Map(
   ),
 );
 
-/** The package in `dir` and, recursively, the workspace packages it depends on. */
+/** The package in `dir` and, recursively, the workspace packages it depends on (or takes as peers). */
 function withWorkspaceDependencies(dir, seen = new Set()) {
   if (seen.has(dir)) return [];
   seen.add(dir);
-  const deps = Object.entries(readManifest(dir).dependencies ?? {})
+  const { dependencies = {}, peerDependencies = {} } = readManifest(dir);
+  // A workspace peer (a store's @raider/todo-tools) is one a user installs beside it: pack it too.
+  const deps = Object.entries({ ...dependencies, ...peerDependencies })
     .filter(([, range]) => String(range).startsWith('workspace:'))
     .flatMap(([name]) => withWorkspaceDependencies(workspace.get(name), seen));
   return [dir, ...deps];
