@@ -1,4 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TodoTools } from '@raider/todo-tools';
@@ -198,5 +208,31 @@ describe('the folder, as Claude Code keeps its own', () => {
     await expect(folder.todo.load()).rejects.toThrow(
       /\.raider-todo\.json: not a JSON object \(8 characters\); fix or remove the file/,
     );
+  });
+});
+
+describe('the list lock', () => {
+  it('a lock a killed process left goes stale and is taken over; a live one is waited for', async () => {
+    const path = join(tempDir(), 'list');
+    mkdirSync(join(path, '.lock.lock'), { recursive: true });
+    writeFileSync(join(path, '.lock'), '');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(join(path, '.lock.lock'), old, old);
+    const tools = new TodoTools({ taskStore: open(path, { staleMs: 2000 }).tasks });
+    expect((await tools.createTask({ subject: 'After a crash', description: '' })).text).toBe(
+      'Task #1 created successfully: After a crash',
+    );
+    expect(existsSync(join(path, '.lock.lock'))).toBe(false);
+    // Held by someone alive (fresh mtime): the call waits until it is released.
+    mkdirSync(join(path, '.lock.lock'));
+    let done = false;
+    const waiting = tools.createTask({ subject: 'Waited', description: '' }).then((answer) => {
+      done = true;
+      return answer;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(done).toBe(false);
+    rmSync(join(path, '.lock.lock'), { recursive: true });
+    expect((await waiting).text).toBe('Task #2 created successfully: Waited');
   });
 });
