@@ -1,7 +1,6 @@
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -9,30 +8,15 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TodoTools } from '@raider/todo-tools';
 import { describeTaskStoreConformance } from '@raider/todo-tools/conformance';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closedAfter, tempDir } from '../test/cleanup.js';
 import { FOLDER_FILES, openTaskFolder, type TaskFolder } from './index.js';
 
-const made: string[] = [];
-const opened: TaskFolder[] = [];
-afterEach(() => {
-  for (const folder of opened.splice(0)) folder.close();
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'raider-file-store-'));
-  made.push(dir);
-  return dir;
-}
-
 function open(path: string, options: Parameters<typeof openTaskFolder>[1] = {}): TaskFolder {
-  const folder = openTaskFolder(path, options);
-  opened.push(folder);
-  return folder;
+  return closedAfter(openTaskFolder(path, options));
 }
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));

@@ -1,32 +1,22 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TodoTool, TodoTools } from '@raider/todo-tools';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closedAfter, tempDir } from '../test/cleanup.js';
 import { FOLDER_FILES, listFolderName, openList, type TaskFolder } from './index.js';
 
 const FIXTURE = new URL('../test/fixtures/v1/', import.meta.url).pathname;
 const V1_ID = 'team alpha:β';
 const V1_FILE = 'team%20alpha%3A%CE%B2.json';
 
-const made: string[] = [];
-const opened: TaskFolder[] = [];
-afterEach(() => {
-  for (const folder of opened.splice(0)) folder.close();
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 function dataDirWithV1(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'raider-v1-'));
-  made.push(dir);
+  const dir = tempDir('raider-v1-');
   cpSync(FIXTURE, dir, { recursive: true });
   return dir;
 }
 
 function open(dataDir: string): TaskFolder {
-  const folder = openList(dataDir, V1_ID);
-  opened.push(folder);
-  return folder;
+  return closedAfter(openList(dataDir, V1_ID));
 }
 
 describe('a list file of the first layout (written by raider-server before the folders)', () => {

@@ -7,17 +7,10 @@ import { copyMetadata, mergeMetadata } from '../metadata.js';
 import type { TaskRecord, TaskWrite } from '../store/task-store.js';
 import type { TaskItem, TodoStatus } from '../types.js';
 
-/** A task as stored. */
-export interface StoredTask {
-  id: string;
-  subject: string;
-  description: string;
-  activeForm?: string;
-  owner?: string;
-  status: TodoStatus;
+/** A task as the list keeps it in memory: a store's record, its links as mirrored sets. */
+export interface StoredTask extends Omit<TaskRecord, 'blocks' | 'blockedBy'> {
   blocks: Set<string>;
   blockedBy: Set<string>;
-  metadata?: Record<string, unknown>;
 }
 
 /** The fields of task_update, validated by its schema. */
