@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { TodoTools } from '@raider/todo-tools';
+import { describeTaskStoreConformance } from '@raider/todo-tools/conformance';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { openPostgresLists } from './index.js';
+
+const url = inject('databaseUrl');
+const lists = openPostgresLists({ connectionString: url });
+const extra: ReturnType<typeof openPostgresLists>[] = [];
+afterAll(async () => {
+  await lists.close();
+  for (const other of extra) await other.close();
+});
+
+// Each handle its own pool, as another server process would have.
+describeTaskStoreConformance(
+  'openPostgresLists',
+  async () => {
+    const id = `conformance-${randomUUID()}`;
+    return {
+      handle: () => {
+        const other = openPostgresLists({ connectionString: url });
+        extra.push(other);
+        return other.list(id).tasks;
+      },
+    };
+  },
+  { describe, it, expect },
+);
+
+describe('the PostgreSQL store', () => {
+  it('keeps the task list of TodoTools: one row per task, ids never reused', async () => {
+    const list = lists.list(`tools-${randomUUID()}`);
+    const tools = new TodoTools({ taskStore: list.tasks });
+    await tools.createTask({ subject: 'A', description: '', metadata: { b: 1, a: { z: [1, 2], y: null } } });
+    await tools.createTask({ subject: 'B', description: '' });
+    await tools.updateTask({ taskId: '2', addBlockedBy: ['1'] });
+    await tools.updateTask({ taskId: '2', status: 'deleted' });
+    const again = new TodoTools({ taskStore: list.tasks });
+    expect((await again.createTask({ subject: 'C', description: '' })).text).toBe('Task #3 created successfully: C');
+    expect(again.listTasks()).toBe('#1 [pending] A\n#3 [pending] C');
+    // Metadata keeps its keys in the order they were given.
+    expect(JSON.stringify(again.tasks()[0]?.metadata)).toBe('{"b":1,"a":{"z":[1,2],"y":null}}');
+  });
+
+  it('the other families keep their state whole', async () => {
+    const list = lists.list(`whole-${randomUUID()}`);
+    expect(await list.todoWrite.load()).toBeUndefined();
+    await list.todoWrite.transact(() => ({
+      next: { todos: [{ content: 'W', status: 'pending', activeForm: 'W' }] },
+      result: 0,
+    }));
+    expect(await list.todoWrite.load()).toEqual({ todos: [{ content: 'W', status: 'pending', activeForm: 'W' }] });
+    expect(await list.todo.load()).toBeUndefined();
+  });
+
+  it('a NOTIFY wakes the watchers of the list on another connection', async () => {
+    const id = `notify-${randomUUID()}`;
+    const other = openPostgresLists({ connectionString: url });
+    extra.push(other);
+    const woken: string[] = [];
+    other.list(id).watch(() => woken.push('a'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    woken.length = 0;
+    await new TodoTools({ taskStore: lists.list(id).tasks }).createTask({ subject: 'A', description: '' });
+    await expect.poll(() => woken.length, { timeout: 5000 }).toBeGreaterThan(0);
+  });
+
+  it('an unreachable database: a clear error, no crash, and the list id is checked', async () => {
+    const down = openPostgresLists({
+      connectionString: 'postgres://raider:secret@127.0.0.1:1/raider',
+      connectTimeoutMs: 1000,
+    });
+    extra.push(down);
+    const tools = new TodoTools({ taskStore: down.list('x').tasks });
+    const answer = await tools.createTask({ subject: 'A', description: '' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(
+      /^Error: the task list could not be read or saved: PostgreSQL at 127\.0\.0\.1:1\/raider is unreachable \(.*ECONNREFUSED.*\); nothing was changed$/,
+    );
+    expect(answer.text).not.toContain('secret');
+    expect(() => lists.list('')).toThrow('list id: expected 1 to 200 characters, received 0');
+  });
+});

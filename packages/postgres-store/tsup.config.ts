@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm'],
+  target: 'node20',
+  dts: { resolve: ['@raider/coded-error'] },
+  sourcemap: true,
+  clean: true,
+  // The internal error kit is bundled in, so the published package does not depend on it.
+  noExternal: ['@raider/coded-error'],
+});
