@@ -1,9 +1,9 @@
 /**
  * One task's file, `<id>.json`, in Claude Code's record shape: how it is read (as Claude Code
- * reads it: the shape checked, unknown keys dropped) and written (its field order, two-space
- * indentation so a change diffs line by line).
+ * reads it: the shape checked, unknown keys dropped but raider's `claim`) and written (its field
+ * order, one field a line so a change diffs line by line).
  */
-import type { TaskRecord } from '@raider/todo-tools';
+import type { TaskClaim, TaskRecord } from '@raider/todo-tools';
 
 const STATUSES = new Set(['pending', 'in_progress', 'completed']);
 
@@ -66,6 +66,10 @@ export function checkRecord(value: unknown, id: string, maxMetadataDepth: number
   if (metadata !== undefined && nestsDeeperThan(metadata, maxMetadataDepth)) {
     return `its metadata nests deeper than ${maxMetadataDepth} levels`;
   }
+  const claim = raw.claim;
+  if (claim !== undefined && !isClaim(claim)) {
+    return 'expected "claim" to be {owner, session, leaseSeconds, expiresAt} when present';
+  }
   const record: TaskRecord = {
     id,
     subject: raw.subject as string,
@@ -74,7 +78,21 @@ export function checkRecord(value: unknown, id: string, maxMetadataDepth: number
     blocks: raw.blocks as string[],
     blockedBy: raw.blockedBy as string[],
   };
-  return withOrder(record, raw.activeForm as string | undefined, raw.owner as string | undefined, metadata);
+  const ordered = withOrder(record, raw.activeForm as string | undefined, raw.owner as string | undefined, metadata);
+  if (claim !== undefined) ordered.claim = claim as TaskClaim;
+  return ordered;
+}
+
+/** True for a claim's lease as raider writes it. */
+function isClaim(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const claim = value as Record<string, unknown>;
+  return (
+    typeof claim.owner === 'string' &&
+    typeof claim.session === 'string' &&
+    Number.isFinite(claim.leaseSeconds) &&
+    Number.isFinite(claim.expiresAt)
+  );
 }
 
 /** `record` with its optional fields, in Claude Code's field order. */
@@ -96,6 +114,8 @@ function withOrder(record: TaskRecord, activeForm?: string, owner?: string, meta
  */
 export function formatTaskFile(record: TaskRecord): string {
   const ordered = withOrder(record, record.activeForm, record.owner, record.metadata);
+  // raider's own key, after Claude Code's: a task claimed with a lease carries it (Claude Code's reader passes it by).
+  if (record.claim !== undefined) ordered.claim = record.claim;
   const lines = Object.entries(ordered).map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`);
   return `{\n${lines.join(',\n')}\n}\n`;
 }

@@ -5,6 +5,7 @@ export type { ListStore, TodoFamilyState, TodoWriteState, Transaction } from './
 export { memoryStore } from './store/list-store.js';
 export type {
   TaskCatchUp,
+  TaskClaim,
   TaskDelta,
   TaskListSnapshot,
   TaskRecord,

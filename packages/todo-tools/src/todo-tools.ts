@@ -3,6 +3,7 @@
  * seed 000, as MCP tools. One object holds one task list; mount it on one conversation. This is
  * the seed-named facade: the task tools live in tasks/, todo_write in todo-write/.
  */
+import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
 import type { ListStore, TodoWriteState } from './store/list-store.js';
@@ -39,6 +40,13 @@ export interface TodoToolsOptions {
   taskStore?: TaskStore;
   /** Where todo_write's last list is kept; without one todo_write holds nothing. */
   todoWriteStore?: ListStore<TodoWriteState>;
+  /**
+   * Who this object is to claims (task_claim): a claim's lease is renewed by this session's
+   * updates of the task, and only by them. Default: a random id, one per object.
+   */
+  session?: string;
+  /** The clock leases are measured with, in ms since the epoch (default `Date.now`; tests set their own). */
+  now?: () => number;
 }
 
 /**
@@ -65,6 +73,8 @@ export class TodoTools {
       onUpdate,
       beforeTask: options.beforeTask,
       store: options.taskStore,
+      session: options.session ?? randomUUID(),
+      now: options.now ?? Date.now,
     });
     this.todoWrite = new TodoWrite({ limits: this.limits, onUpdate, store: options.todoWriteStore });
   }
@@ -90,6 +100,23 @@ export class TodoTools {
   /** Mounts task_create, task_update, task_list and task_get (on this object's list) on a server you own. */
   registerTaskTools(server: McpServer): void {
     this.taskTools.register(server);
+  }
+
+  /**
+   * Mounts task_claim (on this object's list) on a server you own: atomic claims, opt-in because a
+   * tool definition costs context.
+   */
+  registerTaskClaim(server: McpServer): void {
+    this.taskTools.registerClaim(server);
+  }
+
+  /**
+   * What task_claim does and answers: `Claimed task #3: Write the parser`, `Task #3 is already
+   * claimed by alice`, `Task #3 is blocked by #1, #2`, `No task is free to claim`, …
+   */
+  async claimTask(args: unknown): Promise<ToolAnswer> {
+    const { text, isError } = await this.taskTools.claim(args);
+    return { text, isError };
   }
 
   /** Mounts todo_write on a server you own. */

@@ -4,6 +4,7 @@
  * The test functions are passed in (vitest's, or another runner's of the same shape), so the
  * package does not depend on a test runner.
  */
+import { TodoTools } from '../todo-tools.js';
 import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from './task-store.js';
 
 /** The test functions the suite registers its tests with (vitest's `describe`, `it`, `expect`). */
@@ -191,6 +192,47 @@ export function describeTaskStoreConformance(name: string, open: OpenTestList, r
         const loaded = await setup.load();
         expect(loaded.tasks[0]?.metadata).toEqual({ count: 50 });
         expect(loaded.seq).toBe(51);
+      }),
+      120_000,
+    );
+
+    it(
+      "a task's claim (its lease) is kept with its record",
+      withList(async (handle) => {
+        const store = handle();
+        const claimed = task('1', {
+          owner: 'alice',
+          status: 'in_progress',
+          claim: { owner: 'alice', session: 's-1', leaseSeconds: 30, expiresAt: 1_700_000_030_000 },
+        });
+        await store.transact(0, async () => ({ write: write([claimed]), result: undefined }));
+        expect((await handle().load()).tasks).toEqual([claimed]);
+        expect((await handle().changesSince(0))?.put).toEqual([claimed]);
+        const released = task('1');
+        await store.transact(1, async () => ({ write: write([released]), result: undefined }));
+        expect((await handle().load()).tasks).toEqual([released]);
+      }),
+    );
+
+    it(
+      'claims are atomic: 3 holders x 8 agents racing for 12 tasks, each task claimed exactly once',
+      withList(async (handle) => {
+        const setup = new TodoTools({ taskStore: handle() });
+        for (let i = 1; i <= 12; i += 1) await setup.createTask({ subject: `T${i}`, description: '' });
+        const holders = [handle(), handle(), handle()];
+        const answers = await Promise.all(
+          Array.from({ length: 24 }, (_, i) =>
+            new TodoTools({ taskStore: holders[i % 3] as TaskStore, session: `agent-${i}` }).claimTask({
+              owner: `agent-${i}`,
+              leaseSeconds: 600,
+            }),
+          ),
+        );
+        const claimed = answers.flatMap((answer) => /^Claimed task #(\d+): /.exec(answer.text)?.[1] ?? []);
+        expect(claimed.sort()).toEqual(Array.from({ length: 12 }, (_, i) => String(i + 1)).sort());
+        expect(answers.filter((answer) => answer.text === 'No task is free to claim')).toHaveLength(12);
+        const owners = (await handle().load()).tasks.map((record) => record.owner);
+        expect(new Set(owners).size).toBe(12);
       }),
       120_000,
     );

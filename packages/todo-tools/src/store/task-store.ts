@@ -7,7 +7,21 @@
  */
 import type { TodoStatus } from '../types.js';
 
-/** A task as Claude Code stores it (one `<id>.json` of its task folder). */
+/**
+ * A claim with a lease (task_claim): the owner it named, the session (the TodoTools) that made it,
+ * and when it lapses unless that session touches the task again (ms since the epoch).
+ */
+export interface TaskClaim {
+  owner: string;
+  session: string;
+  leaseSeconds: number;
+  expiresAt: number;
+}
+
+/**
+ * A task as Claude Code stores it (one `<id>.json` of its task folder), and, for a task claimed
+ * with a lease, raider's `claim` (a key Claude Code's reader passes by).
+ */
 export interface TaskRecord {
   /** Decimal id, "1", "2", …; never reused. */
   id: string;
@@ -21,6 +35,8 @@ export interface TaskRecord {
   /** Ids of the tasks this one waits for. */
   blockedBy: string[];
   metadata?: Record<string, unknown>;
+  /** The lease of a claim made with `leaseSeconds`. */
+  claim?: TaskClaim;
 }
 
 /** The whole list as a store holds it. */

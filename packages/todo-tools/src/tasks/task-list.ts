@@ -78,6 +78,7 @@ export function toRecord(task: StoredTask): TaskRecord {
   record.blocks = [...task.blocks];
   record.blockedBy = [...task.blockedBy];
   if (task.metadata !== undefined) record.metadata = structuredClone(task.metadata);
+  if (task.claim !== undefined) record.claim = { ...task.claim };
   return record;
 }
 
@@ -94,6 +95,7 @@ function fromRecord(record: TaskRecord): StoredTask {
   if (record.activeForm !== undefined) task.activeForm = record.activeForm;
   if (record.owner !== undefined) task.owner = record.owner;
   if (record.metadata !== undefined) task.metadata = structuredClone(record.metadata);
+  if (record.claim !== undefined) task.claim = { ...record.claim };
   return task;
 }
 
@@ -112,6 +114,22 @@ export class TaskList {
     | undefined;
   /** False once a record arrived out of id order (another process created it); `ordered` sorts then. */
   private inOrder = true;
+  /** Ids of the tasks whose claim has a lease (so expiry looks at them alone, not the list). */
+  readonly leased = new Set<string>();
+
+  /** Keeps `leased` in step with a task just stored. */
+  private noteClaim(task: StoredTask): void {
+    if (task.claim) this.leased.add(task.id);
+    else this.leased.delete(task.id);
+  }
+
+  /** Stores `task` in place of the task of its id (a claim, a lease renewed or lapsed), recorded for a store. */
+  replace(task: StoredTask): void {
+    this.remember([task.id]);
+    this.byId.set(task.id, task);
+    this.noteClaim(task);
+    this.tracking?.put.add(task.id);
+  }
 
   get size(): number {
     return this.byId.size;
@@ -261,6 +279,7 @@ export class TaskList {
     const { next } = plan;
     this.remember([next.id, ...plan.newBlocks, ...plan.newBlockedBy]);
     this.byId.set(next.id, next);
+    this.noteClaim(next);
     for (const id of plan.newBlocks) this.byId.get(id)?.blockedBy.add(next.id);
     for (const id of plan.newBlockedBy) this.byId.get(id)?.blocks.add(next.id);
     if (this.tracking) for (const id of [next.id, ...plan.newBlocks, ...plan.newBlockedBy]) this.tracking.put.add(id);
@@ -275,6 +294,7 @@ export class TaskList {
     for (const other of task.blocks) this.byId.get(other)?.blockedBy.delete(id);
     for (const other of task.blockedBy) this.byId.get(other)?.blocks.delete(id);
     this.byId.delete(id);
+    this.leased.delete(id);
     if (this.tracking) {
       for (const other of [...task.blocks, ...task.blockedBy]) if (this.byId.has(other)) this.tracking.put.add(other);
       this.tracking.put.delete(id);
@@ -285,6 +305,7 @@ export class TaskList {
   /** Empties the list; ids go on counting. */
   clear(): void {
     this.byId.clear();
+    this.leased.clear();
     this.inOrder = true;
   }
 
@@ -330,10 +351,13 @@ export class TaskList {
     this.tracking = undefined;
     if (!tracking) return;
     for (const [id, task] of tracking.before) {
-      if (task === undefined) this.byId.delete(id);
-      else {
+      if (task === undefined) {
+        this.byId.delete(id);
+        this.leased.delete(id);
+      } else {
         if (!this.byId.has(id)) this.inOrder = false;
         this.byId.set(id, task);
+        this.noteClaim(task);
       }
     }
     this.nextId = tracking.nextId;
@@ -367,6 +391,7 @@ export class TaskList {
       const previous = this.byId.get(task.id);
       if (!previous && this.byId.size > 0 && Number(task.id) < this.nextId - 1) this.inOrder = false;
       this.byId.set(task.id, task);
+      this.noteClaim(task);
       for (const id of previous?.blocks ?? []) if (!task.blocks.has(id)) this.byId.get(id)?.blockedBy.delete(task.id);
       for (const id of previous?.blockedBy ?? [])
         if (!task.blockedBy.has(id)) this.byId.get(id)?.blocks.delete(task.id);
@@ -407,12 +432,14 @@ export class TaskList {
   load(records: readonly TaskRecord[], highWaterMark: number): void {
     const tasks = [...records].sort((a, b) => Number(a.id) - Number(b.id));
     this.byId.clear();
+    this.leased.clear();
     this.inOrder = true;
     for (const record of tasks) {
       const task = fromRecord(record);
       task.blocks.clear();
       task.blockedBy.clear();
       this.byId.set(task.id, task);
+      this.noteClaim(task);
     }
     // Each task keeps its own lists in their order; then any missing mirror is added.
     for (const record of tasks) {

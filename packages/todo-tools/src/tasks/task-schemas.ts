@@ -1,7 +1,11 @@
 /** The input schemas of the task tools (task_create, task_update, task_get, task_list). */
 import { z } from 'zod';
 import type { TodoLimits } from '../limits.js';
+import { received } from '../received.js';
 import { idList, objectError, record, status, taskId, text, UPDATE_STATUSES } from '../schema-fields.js';
+
+/** The longest lease a claim takes: a week, in seconds. */
+export const MAX_LEASE_SECONDS = 7 * 24 * 3600;
 
 /** The input schemas of task_create, task_update, task_get and task_list for one set of limits. */
 export function taskSchemas(limits: TodoLimits) {
@@ -43,5 +47,22 @@ export function taskSchemas(limits: TodoLimits) {
 
   const list = z.strictObject({}, { error: objectError('no arguments') });
 
-  return { create, update, get, list };
+  const claim = z.strictObject(
+    {
+      taskId: taskId().optional().describe('Id of the task to take; left out: the lowest-id free task.'),
+      owner: text(limits.maxOwnerLength, { blank: false }).describe('Who takes it (your agent name).'),
+      leaseSeconds: z
+        .number({ error: (issue) => `expected a whole number of seconds, received ${received(issue.input)}` })
+        .int({ error: (issue) => `expected a whole number of seconds, received ${received(issue.input)}` })
+        .min(1, { error: (issue) => `expected at least 1 second, received ${received(issue.input)}` })
+        .max(MAX_LEASE_SECONDS, {
+          error: (issue) => `expected at most ${MAX_LEASE_SECONDS} seconds (a week), received ${received(issue.input)}`,
+        })
+        .optional()
+        .describe('The claim lapses unless you update the task within this many seconds.'),
+    },
+    { error: objectError('an object of arguments') },
+  );
+
+  return { create, update, get, list, claim };
 }

@@ -14,6 +14,7 @@ import { serial } from '../serial.js';
 import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore } from '../store/task-store.js';
 import { advertised, jsonRecord } from '../tool-input.js';
 import type { TaskEvent, TaskItem } from '../types.js';
+import { type ClaimArgs, claimTask, expireLeases, leaseOnUpdate } from './task-claims.js';
 import { type StoredTask, TaskList, toItem, type UpdateArgs } from './task-list.js';
 import { taskSchemas } from './task-schemas.js';
 import { getText, isInternal, listLine } from './task-text.js';
@@ -24,6 +25,10 @@ export interface TaskToolsOptions {
   onUpdate: ((list: TaskItem[]) => void) | undefined;
   beforeTask: ((event: TaskEvent, item: TaskItem) => string | undefined | Promise<string | undefined>) | undefined;
   store: TaskStore | undefined;
+  /** Who this object is to claims: a claim's lease is renewed by, and only by, its session. */
+  session: string;
+  /** The clock leases are measured with (ms since the epoch). */
+  now: () => number;
 }
 
 const taskItemSchema = z.object({
@@ -49,6 +54,14 @@ const recordSchema = z.object({
   blocks: z.array(z.string()),
   blockedBy: z.array(z.string()),
   metadata: jsonRecord().optional(),
+  claim: z
+    .object({
+      owner: z.string(),
+      session: z.string(),
+      leaseSeconds: z.number(),
+      expiresAt: z.number(),
+    })
+    .optional(),
 });
 
 const restoreSchema = z
@@ -66,6 +79,11 @@ const OUTPUT = {
   },
   list: { tasks: z.array(taskItemSchema) },
   get: { task: taskItemSchema.nullable() },
+  claim: {
+    success: z.boolean().describe('False when the task could not be taken (the text says why).'),
+    taskId: z.string().optional(),
+    task: taskItemSchema.optional().describe('The task as claimed.'),
+  },
 };
 
 const CLOSED_WORLD = { openWorldHint: false } as const;
@@ -87,6 +105,8 @@ export class TaskTools {
    * the list must be loaded whole (before the first call, after clear, restore or a failure).
    */
   private seq = -1;
+  /** The tasks this session claimed with a lease (its updates of them renew it, or are refused once it lapsed). */
+  private readonly claimedHere = new Set<string>();
 
   constructor(private readonly options: TaskToolsOptions) {
     this.schemas = taskSchemas(options.limits);
@@ -147,6 +167,47 @@ export class TaskTools {
         );
       },
     );
+  }
+
+  /** Mounts task_claim on `server` (opt-in: a tool definition costs context). */
+  registerClaim(server: McpServer): void {
+    server.registerTool(
+      'task_claim',
+      {
+        title: 'Claim task',
+        description:
+          'Take a task for an owner, atomically (sets owner and in_progress; no two agents get the same task). Without taskId, takes the lowest-id free task (pending, unowned, not blocked). With leaseSeconds the claim lapses unless you update the task within that time.',
+        inputSchema: advertised(this.schemas.claim),
+        outputSchema: OUTPUT.claim,
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
+      },
+      async (args) => toResult(await this.claim(args)),
+    );
+  }
+
+  /** What task_claim does and answers, from raw arguments. */
+  claim(args: unknown): Promise<Answer> {
+    const parsed = this.schemas.claim.safeParse(args);
+    if (!parsed.success) return Promise.resolve(invalid(parsed.error));
+    const claim: ClaimArgs = parsed.data;
+    return this.mutate(async () => {
+      const outcome = claimTask(this.list, claim, this.options.session, this.options.now());
+      if (!outcome.task) {
+        return {
+          text: outcome.text,
+          isError: false,
+          structured: { success: false, ...(claim.taskId ? { taskId: claim.taskId } : {}) },
+        };
+      }
+      if (claim.leaseSeconds !== undefined) this.claimedHere.add(outcome.task.id);
+      else this.claimedHere.delete(outcome.task.id);
+      return {
+        text: outcome.text,
+        isError: false,
+        changed: true,
+        structured: { success: true, taskId: outcome.task.id, task: toItem(outcome.task) },
+      };
+    });
   }
 
   /** The list in `onUpdate`'s shape, in id order. */
@@ -282,13 +343,17 @@ export class TaskTools {
       let answer: Answer;
       let elsewhere = false;
       try {
-        if (!store) answer = await call();
-        else {
+        if (!store) {
+          if (expireLeases(this.list, this.options.now()).length) elsewhere = true;
+          answer = await call();
+        } else {
           const committed = await store.transact(this.seq, async (catchUp) => {
             elsewhere = this.apply(catchUp);
             this.list.track();
+            const lapsed = expireLeases(this.list, this.options.now()).length > 0;
             const result = await call();
-            return result.changed ? { write: this.list.trackedWrite(), result } : { result };
+            if (lapsed) elsewhere = true;
+            return result.changed || lapsed ? { write: this.list.trackedWrite(), result } : { result };
           });
           this.list.settle();
           answer = committed.result;
@@ -380,7 +445,10 @@ export class TaskTools {
           structured: { success: false, taskId: args.taskId, updatedFields: [] },
         };
       }
+      const lease = leaseOnUpdate(task, this.options.session, this.claimedHere.has(task.id), this.options.now());
+      if (lease && 'refuse' in lease) return rejected(lease.refuse);
       if (args.status === 'deleted') {
+        this.claimedHere.delete(task.id);
         // Deleted at once; other fields of the same call are not saved.
         this.list.delete(task.id);
         return {
@@ -398,13 +466,22 @@ export class TaskTools {
         const refusal = await this.runHook('TaskCompleted', plan.next);
         if (refusal !== undefined) return { text: refusal, isError: true };
       }
+      const renewed = lease && 'renewed' in lease ? lease.renewed : undefined;
       if (plan.fields.length === 0) {
+        // Touching the task renews its lease (a write), though no field changed.
+        if (renewed) this.list.replace({ ...task, claim: renewed });
         return {
           text: `Updated task #${task.id} (no changes)`,
           isError: false,
+          ...(renewed ? { changed: true } : {}),
           structured: { success: true, taskId: task.id, updatedFields: [], task: toItem(task) },
         };
       }
+      // Completing the task, or handing it to another owner, ends the claim; any other update renews it.
+      if (plan.next.status === 'completed' || plan.fields.includes('owner')) {
+        delete plan.next.claim;
+        this.claimedHere.delete(task.id);
+      } else if (renewed) plan.next.claim = renewed;
       const next = this.list.apply(plan);
       return {
         text: `Updated task #${next.id} ${plan.fields.join(', ')}`,

@@ -1,0 +1,123 @@
+// task_claim: atomic claims, their answers, and leases that lapse.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { memoryTaskStore, TodoTools } from '../index.js';
+
+async function listOf(subjects: string[], options: ConstructorParameters<typeof TodoTools>[0] = {}) {
+  const tools = new TodoTools(options);
+  for (const subject of subjects) await tools.createTask({ subject, description: '' });
+  return tools;
+}
+
+describe('task_claim', () => {
+  it('answers in the style of the task tools', async () => {
+    const tools = await listOf(['Design', 'Write the parser', 'Ship', 'Docs']);
+    await tools.updateTask({ taskId: '3', addBlockedBy: ['1', '2'] });
+    await tools.updateTask({ taskId: '4', status: 'completed' });
+    expect((await tools.claimTask({ taskId: '2', owner: 'bob' })).text).toBe('Claimed task #2: Write the parser');
+    expect(tools.getTask('2')).toContain('Status: in_progress');
+    expect(tools.listTasks()).toContain('#2 [in_progress] Write the parser (bob)');
+    expect((await tools.claimTask({ taskId: '2', owner: 'alice' })).text).toBe('Task #2 is already claimed by bob');
+    expect((await tools.claimTask({ taskId: '3', owner: 'alice' })).text).toBe('Task #3 is blocked by #1, #2');
+    expect((await tools.claimTask({ taskId: '4', owner: 'alice' })).text).toBe('Task #4 is already completed');
+    expect((await tools.claimTask({ taskId: '99', owner: 'alice' })).text).toBe('Task not found');
+    expect((await tools.claimTask({ owner: 'alice' })).text).toBe('Claimed task #1: Design');
+    expect((await tools.claimTask({ owner: 'carol' })).text).toBe('No task is free to claim');
+    // The holder claiming again keeps it.
+    expect((await tools.claimTask({ taskId: '2', owner: 'bob' })).text).toBe('Claimed task #2: Write the parser');
+  });
+
+  it('without a taskId takes the lowest-id task that is pending, unowned and not blocked', async () => {
+    const tools = await listOf(['A', 'B', 'C', 'D', 'E']);
+    await tools.updateTask({ taskId: '1', owner: 'someone' });
+    await tools.updateTask({ taskId: '2', status: 'in_progress' });
+    await tools.updateTask({ taskId: '3', addBlockedBy: ['2'] });
+    await tools.createTask({ subject: 'Hidden', description: '', metadata: { _internal: true } });
+    expect((await tools.claimTask({ owner: 'x' })).text).toBe('Claimed task #4: D');
+    await tools.updateTask({ taskId: '2', status: 'completed' });
+    expect((await tools.claimTask({ owner: 'x' })).text).toBe('Claimed task #3: C');
+  });
+
+  it('refuses bad arguments clearly, changing nothing', async () => {
+    const tools = await listOf(['A']);
+    expect((await tools.claimTask({ owner: '' })).text).toMatch(/^Error: owner: /);
+    expect((await tools.claimTask({ owner: 'x', leaseSeconds: 0 })).text).toBe(
+      'Error: leaseSeconds: expected at least 1 second, received 0',
+    );
+    expect((await tools.claimTask({ owner: 'x', leaseSeconds: 1.5 })).text).toBe(
+      'Error: leaseSeconds: expected a whole number of seconds, received 1.5',
+    );
+    expect((await tools.claimTask({ owner: 'x', extra: 1 })).isError).toBe(true);
+    expect(tools.listTasks()).toBe('#1 [pending] A');
+  });
+
+  it('a lease lapses unless its session touches the task: the task goes back, the session is refused until it claims again', async () => {
+    let now = 1_000_000;
+    const store = memoryTaskStore();
+    const agent = await listOf(['Parse', 'Print'], { taskStore: store, session: 'agent-a', now: () => now });
+    const other = new TodoTools({ taskStore: store, session: 'agent-b', now: () => now });
+    expect((await agent.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 10 })).text).toBe(
+      'Claimed task #1: Parse',
+    );
+    now += 8_000;
+    // Its update renews the lease (even one that changes no field).
+    expect((await agent.updateTask({ taskId: '1', status: 'in_progress' })).text).toBe('Updated task #1 (no changes)');
+    now += 8_000;
+    expect((await other.claimTask({ taskId: '1', owner: 'bob' })).text).toBe('Task #1 is already claimed by alice');
+    now += 3_000;
+    // 11 s since the last touch: the next change of the list lets the claim go.
+    expect((await other.claimTask({ owner: 'bob' })).text).toBe('Claimed task #1: Parse');
+    expect((await agent.updateTask({ taskId: '1', status: 'completed' })).text).toBe(
+      'Error: your claim on task #1 expired (its lease ran out before this session touched it again); claim it again with task_claim',
+    );
+    expect(other.getTask('1')).toContain('Status: in_progress');
+    // Claimed again (once free), its updates go through.
+    await other.updateTask({ taskId: '1', status: 'completed' });
+    expect((await agent.claimTask({ taskId: '2', owner: 'alice', leaseSeconds: 10 })).text).toBe(
+      'Claimed task #2: Print',
+    );
+    expect((await agent.updateTask({ taskId: '2', status: 'completed' })).text).toBe('Updated task #2 status');
+    expect((await agent.updateTask({ taskId: '2', subject: 'Printed' })).text).toBe('Updated task #2 subject');
+  });
+
+  it('a lapsed lease left alone: the next change sends the task back to pending and clears its owner', async () => {
+    let now = 0;
+    const tools = await listOf(['A', 'B'], { now: () => now });
+    await tools.claimTask({ taskId: '1', owner: 'crashed', leaseSeconds: 5 });
+    now = 6_000;
+    await tools.createTask({ subject: 'C', description: '' });
+    expect(tools.listTasks()).toBe('#1 [pending] A\n#2 [pending] B\n#3 [pending] C');
+  });
+
+  it('20 agents racing for 10 tasks through one store: every task claimed exactly once', async () => {
+    const store = memoryTaskStore();
+    await listOf(
+      Array.from({ length: 10 }, (_, i) => `T${i + 1}`),
+      { taskStore: store },
+    );
+    const agents = Array.from({ length: 20 }, (_, i) => new TodoTools({ taskStore: store, session: `s${i}` }));
+    const answers = await Promise.all(agents.map((agent, i) => agent.claimTask({ owner: `agent-${i}` })));
+    const claimed = answers.map((a) => /^Claimed task #(\d+):/.exec(a.text)?.[1]).filter(Boolean);
+    expect(new Set(claimed).size).toBe(10);
+    expect(claimed).toHaveLength(10);
+    expect(answers.filter((a) => a.text === 'No task is free to claim')).toHaveLength(10);
+  });
+
+  it('is a tool a client can call, mounted on purpose', async () => {
+    const tools = await listOf(['A']);
+    const server = new McpServer({ name: 't', version: '1' });
+    tools.registerTaskClaim(server);
+    const client = new Client({ name: 'c', version: '1' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(a), client.connect(b)]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['task_claim']);
+    const result = await client.callTool({ name: 'task_claim', arguments: { owner: 'zed' } });
+    expect(result.structuredContent).toMatchObject({
+      success: true,
+      taskId: '1',
+      task: { owner: 'zed', status: 'in_progress' },
+    });
+  });
+});

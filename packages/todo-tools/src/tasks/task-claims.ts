@@ -1,0 +1,120 @@
+/**
+ * Atomic claims (task_claim): taking a task sets its owner and `in_progress` in one transaction
+ * of the list, so two agents racing for a task never both believe they hold it. A claim made with
+ * `leaseSeconds` lapses when its session does not touch the task within that time: the owner is
+ * cleared and the task goes back to pending, so a crashed agent's work is picked up.
+ */
+import type { TaskClaim } from '../store/task-store.js';
+import type { StoredTask, TaskList } from './task-list.js';
+import { isInternal } from './task-text.js';
+
+/** The arguments of task_claim, validated by its schema. */
+export interface ClaimArgs {
+  taskId?: string;
+  owner: string;
+  leaseSeconds?: number;
+}
+
+/** What a claim did: the answer text, and the task when it was taken. */
+export interface ClaimOutcome {
+  text: string;
+  task?: StoredTask;
+}
+
+const ids = (list: Iterable<string>): string => [...list].map((id) => `#${id}`).join(', ');
+
+/** The ids of the tasks `task` waits for that are not completed yet. */
+function openBlockers(list: TaskList, task: StoredTask): string[] {
+  return [...task.blockedBy].filter((id) => list.get(id)?.status !== 'completed');
+}
+
+/** The lowest-id task that is pending, unowned, not internal and not blocked by an unfinished task. */
+function firstFree(list: TaskList): StoredTask | undefined {
+  for (const task of list.ordered()) {
+    if (
+      task.status === 'pending' &&
+      task.owner === undefined &&
+      !isInternal(task) &&
+      !openBlockers(list, task).length
+    ) {
+      return task;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Claims `args.taskId` (or the first free task) for `args.owner` on behalf of `session`, at time
+ * `now` (ms). Answers `Claimed task #3: Write the parser`, `Task #3 is already claimed by alice`,
+ * `Task #3 is blocked by #1, #2`, `Task #3 is already completed`, `Task not found` or
+ * `No task is free to claim`.
+ */
+export function claimTask(list: TaskList, args: ClaimArgs, session: string, now: number): ClaimOutcome {
+  let task: StoredTask | undefined;
+  if (args.taskId !== undefined) {
+    task = list.get(args.taskId);
+    if (!task) return { text: 'Task not found' };
+    if (task.status === 'completed') return { text: `Task #${task.id} is already completed` };
+    if (task.owner !== undefined && task.owner !== args.owner) {
+      return { text: `Task #${task.id} is already claimed by ${task.owner}` };
+    }
+    const blockers = openBlockers(list, task);
+    if (blockers.length) return { text: `Task #${task.id} is blocked by ${ids(blockers)}` };
+  } else {
+    task = firstFree(list);
+    if (!task) return { text: 'No task is free to claim' };
+  }
+  const claimed: StoredTask = { ...task, owner: args.owner, status: 'in_progress' };
+  if (args.leaseSeconds !== undefined) {
+    claimed.claim = {
+      owner: args.owner,
+      session,
+      leaseSeconds: args.leaseSeconds,
+      expiresAt: now + args.leaseSeconds * 1000,
+    };
+  } else delete claimed.claim;
+  list.replace(claimed);
+  return { text: `Claimed task #${claimed.id}: ${claimed.subject}`, task: claimed };
+}
+
+/**
+ * Lets every lapsed lease go (at time `now`): the owner is cleared and an unfinished task goes
+ * back to pending. Looks only at leased tasks. Returns the ids it released.
+ */
+export function expireLeases(list: TaskList, now: number): string[] {
+  const released: string[] = [];
+  for (const id of [...list.leased]) {
+    const task = list.get(id);
+    if (!task?.claim || task.claim.expiresAt > now) continue;
+    const next: StoredTask = { ...task, status: task.status === 'completed' ? 'completed' : 'pending' };
+    delete next.owner;
+    delete next.claim;
+    list.replace(next);
+    released.push(id);
+  }
+  return released;
+}
+
+/**
+ * What a task_update of `session` on `task` does to the task's claim: `refuse` (the session's own
+ * lease on it lapsed, or another took it since: it must claim again), `renew` (its lease runs
+ * again from `now`), or nothing. `claimedHere` says whether this session claimed the task with a
+ * lease before.
+ */
+export function leaseOnUpdate(
+  task: StoredTask,
+  session: string,
+  claimedHere: boolean,
+  now: number,
+): { refuse: string } | { renewed: TaskClaim } | undefined {
+  const claim = task.claim;
+  if (claim && claim.session === session && claim.expiresAt > now) {
+    return { renewed: { ...claim, expiresAt: now + claim.leaseSeconds * 1000 } };
+  }
+  if (claimedHere && (!claim || claim.session !== session || claim.expiresAt <= now)) {
+    return {
+      refuse: `your claim on task #${task.id} expired (its lease ran out before this session touched it again); claim it again with task_claim`,
+    };
+  }
+  return undefined;
+}
