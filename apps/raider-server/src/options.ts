@@ -45,6 +45,10 @@ export interface ServerOptions {
   list: string | undefined;
   /** The list lives in Claude Code's task folder (`dataDir` and `list` are taken from Claude Code's). */
   claudeTasks: boolean;
+  /** Where lists live when they live in PostgreSQL. */
+  databaseUrl: string | undefined;
+  /** Mount task_claim beside the task tools. */
+  claims: boolean;
   /** The list limits given (by flag or variable); the rest take the defaults of DEFAULT_LIMITS. */
   limits: Partial<TodoLimits>;
   help: boolean;
@@ -171,6 +175,19 @@ export const FLAGS: readonly Spec[] = [
     type: 'string',
     value: 'DIR',
     help: "keep lists durable in DIR: a folder per list, one JSON file per task (Claude Code's layout)",
+  },
+  {
+    flag: 'database-url',
+    env: 'RAIDER_DATABASE_URL',
+    type: 'string',
+    value: 'URL',
+    help: 'keep lists in PostgreSQL (postgres://user:password@host:5432/db), shared by every server on it',
+  },
+  {
+    flag: 'claims',
+    env: 'RAIDER_CLAIMS',
+    type: 'boolean',
+    help: 'mount task_claim (TaskClaim): atomic claims with leases, for teams of agents',
   },
   {
     flag: 'claude-tasks',
@@ -362,6 +379,8 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     board: values.board === true || (values.board === undefined && bool('RAIDER_BOARD', env.RAIDER_BOARD ?? '0')),
     dataDir: raw('data-dir'),
     list: raw('list'),
+    databaseUrl: raw('database-url'),
+    claims: values.claims === true || (values.claims === undefined && bool('RAIDER_CLAIMS', env.RAIDER_CLAIMS ?? '0')),
     claudeTasks:
       values['claude-tasks'] === true ||
       (values['claude-tasks'] === undefined && bool('RAIDER_CLAUDE_TASKS', env.RAIDER_CLAUDE_TASKS ?? '0')),
@@ -374,9 +393,36 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     help: values.help === true,
     version: values.version === true,
   };
+  if (options.databaseUrl !== undefined) checkDatabase(options, name);
   if (options.claudeTasks) useClaudeTasks(options, env, name);
   checkTogether(options, values, name);
   return options;
+}
+
+/**
+ * With --database-url: a postgres:// URL, and no other place for lists beside it.
+ * @throws OptionsError naming what is wrong (never the password).
+ */
+function checkDatabase(options: ServerOptions, name: (flag: string) => string): void {
+  const url = options.databaseUrl as string;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['postgres:', 'postgresql:'].includes(parsed.protocol)) {
+    throw new OptionsError(
+      `${name('database-url')}: expected a URL such as postgres://user:password@host:5432/database, received one that is not (${url.length} characters)`,
+    );
+  }
+  for (const other of ['data-dir', 'claude-tasks'] as const) {
+    if ((other === 'data-dir' && options.dataDir !== undefined) || (other === 'claude-tasks' && options.claudeTasks)) {
+      throw new OptionsError(
+        `${name('database-url')}: expected no ${name(other)} beside it (lists live in one place), received both`,
+      );
+    }
+  }
 }
 
 /**

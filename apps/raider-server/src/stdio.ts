@@ -1,7 +1,8 @@
 /** stdio: one conversation for the process; stdout carries the protocol only. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Conversation, createConversation } from './conversation/conversation.js';
-import { listFor } from './lists/memory-lists.js';
+import { listFor } from './lists/list-handle.js';
+import { closePostgresLists } from './lists/postgres-lists.js';
 import { projectListId } from './lists/project-list.js';
 import { type Logger, silent } from './log.js';
 import type { ServerOptions } from './options.js';
@@ -36,14 +37,16 @@ export async function startStdio(
   log: Logger = silent,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<StdioServer> {
-  const id = options.list ?? (options.dataDir ? projectListId(env.CLAUDE_PROJECT_DIR ?? process.cwd()) : undefined);
-  const list = listFor(options.dataDir, id, { log });
-  if (list) log.info(`list ${list.id}${options.dataDir ? ` in ${options.dataDir}` : ' (in memory)'}`);
+  const durable = options.dataDir ?? (options.databaseUrl ? 'the database' : undefined);
+  const id = options.list ?? (durable ? projectListId(env.CLAUDE_PROJECT_DIR ?? process.cwd()) : undefined);
+  const list = listFor(options, id, { log });
+  if (list) log.info(`list ${list.id}${durable ? ` in ${durable}` : ' (in memory)'}`);
   const conversation = createConversation({
     family: options.family,
     names: options.names,
     askTimeoutMs: options.askTimeoutMs,
     limits: options.limits,
+    claims: options.claims,
     log,
     ...(list ? { list } : {}),
   });
@@ -77,6 +80,7 @@ export async function startStdio(
         log.warn(`${tapped.inFlight()} calls were still running after ${graceMs} ms; they get no answer`);
       }
       await conversation.close(reason);
+      await closePostgresLists().catch(() => {});
       markClosed({ reason, failed: false });
     },
   };

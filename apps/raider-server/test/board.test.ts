@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type HttpServer, readOptions, type ServerOptions, startHttp } from '../src/index.js';
 import { launchChromium } from './chromium.js';
-import { textOf } from './helpers.js';
+import { stdioClient, textOf } from './helpers.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-results/', import.meta.url));
 
@@ -158,6 +158,28 @@ describe('the live board', () => {
       expect(await page.locator('h3').first().textContent()).toContain('List team');
     } finally {
       elsewhere.close();
+      await page.close();
+      await client.close();
+      await server.close();
+    }
+  }, 30_000);
+
+  it('a change made through another server on a PostgreSQL list shows on this board within a second', async () => {
+    const databaseUrl = inject('databaseUrl');
+    const list = `board-${Date.now()}`;
+    const server = await boardServer({ databaseUrl, list });
+    const client = await mcp(server.url);
+    const page = await openBoard(server.boardUrl as string);
+    const { client: other } = await stdioClient(['--database-url', databaseUrl, '--list', list]);
+    try {
+      await client.callTool({ name: 'task_create', arguments: { subject: 'Here', description: '' } });
+      await page.waitForSelector('.task .title:text("Here")');
+      const before = Date.now();
+      await other.callTool({ name: 'task_create', arguments: { subject: 'From server B', description: '' } });
+      await page.waitForSelector('.task .title:text("From server B")', { timeout: 10_000 });
+      expect(Date.now() - before).toBeLessThan(1000);
+    } finally {
+      await other.close();
       await page.close();
       await client.close();
       await server.close();

@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Answerer } from '@raider/ask-tools';
 import { TaskRegistry } from '@raider/tasks-registry';
 import type { TodoLimits } from '@raider/todo-tools';
-import type { ListHandle } from '../lists/memory-lists.js';
+import type { ListHandle } from '../lists/list-handle.js';
 import { type Logger, silent } from '../log.js';
 import type { Family, Names } from '../types.js';
 import { VERSION } from '../version.js';
@@ -29,6 +29,8 @@ export interface ConversationOptions {
   log?: Logger;
   /** The list the conversation works on when it is shared or durable; without it the list lives in the conversation. */
   list?: ListHandle;
+  /** Mount task_claim beside the task tools (the tasks family). */
+  claims?: boolean;
   /** Called after every change of the list or of the registry (a live board redraws). */
   onChange?: () => void;
   /**
@@ -73,7 +75,15 @@ export function createConversation(options: ConversationOptions): Conversation {
   };
   const list = options.list;
   const mount = options.names === 'claude' ? underClaudeNames(server) : server;
-  const family = mountFamily(mount, options.family, list, options.limits ?? {}, () => changed(TASKS_URI), log);
+  const family = mountFamily(
+    mount,
+    options.family,
+    list,
+    options.limits ?? {},
+    () => changed(TASKS_URI),
+    log,
+    options.claims === true,
+  );
   const listState = family.listState;
   const endQuestions = mountQuestions(server, registry, {
     names: options.names,

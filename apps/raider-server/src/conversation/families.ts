@@ -11,7 +11,7 @@ import {
   TodoTools,
   type TodoWriteState,
 } from '@raider/todo-tools';
-import type { ListHandle } from '../lists/memory-lists.js';
+import type { ListHandle } from '../lists/list-handle.js';
 import type { Logger } from '../log.js';
 import type { Family } from '../types.js';
 
@@ -34,6 +34,7 @@ export function mountFamily(
   limits: Partial<TodoLimits>,
   changed: () => void,
   log: Logger,
+  claims = false,
 ): MountedFamily {
   if (family === 'todo') {
     const store = list?.store<TodoSnapshot>('todo');
@@ -63,6 +64,7 @@ export function mountFamily(
   }
   const tools = new TodoTools({ onUpdate: changed, limits, ...(list ? { taskStore: list.tasks() } : {}) });
   tools.registerTaskTools(mount);
+  if (claims) tools.registerTaskClaim(mount);
   // A change made elsewhere: catch up from the change feed (onUpdate then calls `changed`).
   const catchUp = () =>
     tools.syncTasks().catch((error: unknown) => {

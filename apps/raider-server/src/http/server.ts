@@ -12,7 +12,8 @@ import { ListIdError, listFolderName } from '@raider/file-store';
 import { Board, serveBoard } from '../board/routes.js';
 import { type Conversation, createConversation } from '../conversation/conversation.js';
 import { SharedListLimitError } from '../errors.js';
-import { listFor } from '../lists/memory-lists.js';
+import { listFor } from '../lists/list-handle.js';
+import { closePostgresLists } from '../lists/postgres-lists.js';
 import { type Logger, silent } from '../log.js';
 import type { ServerOptions } from '../options.js';
 import { SHUTDOWN_GRACE_MS } from '../shutdown.js';
@@ -164,7 +165,7 @@ class McpEndpoint {
     let listId = this.options.list ?? (Array.isArray(named) ? named[0] : named);
     try {
       if (listId !== undefined) listFolderName(listId);
-      else if (this.options.dataDir) listId = `session-${randomUUID()}`;
+      else if (this.options.dataDir || this.options.databaseUrl) listId = `session-${randomUUID()}`;
       return this.sessions.open((session) => this.converse(session, listId));
     } catch (error) {
       if (error instanceof ListIdError)
@@ -178,7 +179,7 @@ class McpEndpoint {
   /** The conversation of a new session, on list `listId` when there is one. */
   private converse(session: Session, listId: string | undefined): Conversation {
     const { options, board } = this;
-    const list = listFor(options.dataDir, listId, {
+    const list = listFor(options, listId, {
       keepMs: options.idleTimeoutMs,
       maxLists: options.maxSessions,
       log: this.log,
@@ -189,6 +190,7 @@ class McpEndpoint {
       names: options.names,
       askTimeoutMs: options.askTimeoutMs,
       limits: options.limits,
+      claims: options.claims,
       log: this.log,
       ...(list ? { list } : {}),
       ...(board ? { onChange: () => board.changed(), fallbackAnswerer: board.answerer(name) } : {}),
@@ -247,6 +249,7 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
       // No new connections; new requests on open ones answer 503 until the end.
       const done = new Promise<void>((resolve) => http.close(() => resolve()));
       await endpoint.close(graceMs);
+      await closePostgresLists().catch(() => {});
       http.closeAllConnections();
       await done;
     },

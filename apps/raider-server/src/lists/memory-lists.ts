@@ -1,27 +1,7 @@
-/**
- * The lists conversations work on: a named list's folder under the data dir (@raider/file-store),
- * or a list shared in memory by this process's conversations that name it, and the handle a
- * conversation holds.
- */
-import { openList } from '@raider/file-store';
+/** Lists shared in memory by this process's conversations that name them (no data dir, no database). */
 import { type ListStore, memoryStore, memoryTaskStore, type TaskStore } from '@raider/todo-tools';
 import { SharedListLimitError } from '../errors.js';
-import type { Logger } from '../log.js';
-
-/** The families kept whole (the task list is kept by record). */
-export type WholeSection = 'todo' | 'todo_write';
-
-/** A named list: the task store, the store of each other family, and a watch for changes made elsewhere. */
-export interface ListHandle {
-  readonly id: string;
-  /** The task list, by record, for one holder (one conversation). */
-  tasks(): TaskStore;
-  store<T>(section: WholeSection): ListStore<T>;
-  /** Calls `onChange` when the list may have changed elsewhere (another session or process); returns a function that stops it. */
-  watch(onChange: () => void): () => void;
-  /** Called once when the conversation that opened the handle ends (an in-memory list may go). */
-  release(): void;
-}
+import type { ListHandle, WholeSection } from './list-handle.js';
 
 /** How long an unused in-memory list is kept, and how many there may be at once. */
 export interface MemoryListOptions {
@@ -48,45 +28,6 @@ const sharedInMemory = new Map<string, SharedList>();
 /** How many lists are shared in memory now (used or waiting out their keep time). */
 export function sharedListCount(): number {
   return sharedInMemory.size;
-}
-
-/**
- * The list a conversation works on: `id`'s file under the data dir when there is one, else a
- * list shared in memory by this process's conversations; `undefined` (the conversation's own
- * list, in memory) without an id.
- * @throws SharedListLimitError when a new in-memory list would pass `options.maxLists`.
- */
-export function listFor(
-  dataDir: string | undefined,
-  id: string | undefined,
-  options: MemoryListOptions & { log?: Logger } = {},
-): ListHandle | undefined {
-  if (id === undefined) return undefined;
-  return dataDir ? durableList(dataDir, id, options.log) : memoryList(id, options);
-}
-
-/**
- * List `id`'s folder under `dataDir`, opened for one conversation: a task file that cannot be
- * read is logged by name (and left untouched). @throws ListIdError for an id that names no folder.
- */
-function durableList(dataDir: string, id: string, log: Logger | undefined): ListHandle {
-  const folder = openList(dataDir, id, { onProblem: (problem) => log?.warn(problem) });
-  // A conversation reads its list whole once; after that, only what the change feed names.
-  const tasks: TaskStore = {
-    ...folder.tasks,
-    load: async () => {
-      const snapshot = await folder.tasks.load();
-      log?.debug(`list ${id}: read whole (${snapshot.tasks.length} tasks, change ${snapshot.seq})`);
-      return snapshot;
-    },
-  };
-  return {
-    id,
-    tasks: () => tasks,
-    store: <T>(section: WholeSection) => (section === 'todo' ? folder.todo : folder.todoWrite) as ListStore<T>,
-    watch: (onChange) => folder.watch(onChange),
-    release: () => folder.close(),
-  };
 }
 
 /**

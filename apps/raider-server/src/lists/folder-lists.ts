@@ -1,0 +1,30 @@
+/** Durable lists in folders under the data dir (@raider/file-store), one handle per conversation. */
+import { openList } from '@raider/file-store';
+import type { ListStore, TaskStore } from '@raider/todo-tools';
+import type { Logger } from '../log.js';
+import type { ListHandle, WholeSection } from './list-handle.js';
+
+/**
+ * List `id`'s folder under `dataDir`, opened for one conversation: a task file that cannot be
+ * read is logged by name (and left untouched). @throws ListIdError for an id that names no folder.
+ */
+export function folderList(dataDir: string, id: string, log: Logger | undefined): ListHandle {
+  const folder = openList(dataDir, id, { onProblem: (problem) => log?.warn(problem) });
+  // A conversation reads its list whole once; after that, only what the change feed names.
+  const tasks: TaskStore = {
+    ...folder.tasks,
+    load: async () => {
+      const snapshot = await folder.tasks.load();
+      log?.debug(`list ${id}: read whole (${snapshot.tasks.length} tasks, change ${snapshot.seq})`);
+      return snapshot;
+    },
+  };
+  return {
+    id,
+    tasks: () => tasks,
+    store: <T>(section: WholeSection) => (section === 'todo' ? folder.todo : folder.todoWrite) as ListStore<T>,
+    watch: (onChange) => folder.watch(onChange),
+    release: () => folder.close(),
+  };
+}
+

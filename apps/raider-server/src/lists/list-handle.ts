@@ -1,0 +1,48 @@
+/**
+ * The list a conversation works on, wherever it lives: a folder under the data dir, a database, or
+ * this process's memory. Each conversation holds its own handle.
+ */
+import type { ListStore, TaskStore } from '@raider/todo-tools';
+import type { Logger } from '../log.js';
+import { folderList } from './folder-lists.js';
+import { type MemoryListOptions, memoryList } from './memory-lists.js';
+import { postgresList } from './postgres-lists.js';
+
+/** The families kept whole (the task list is kept by record). */
+export type WholeSection = 'todo' | 'todo_write';
+
+/** A named list: the task store, the store of each other family, and a watch for changes made elsewhere. */
+export interface ListHandle {
+  readonly id: string;
+  /** The task list, by record, for one holder (one conversation). */
+  tasks(): TaskStore;
+  store<T>(section: WholeSection): ListStore<T>;
+  /** Calls `onChange` when the list may have changed elsewhere (another session or process); returns a function that stops it. */
+  watch(onChange: () => void): () => void;
+  /** Called once when the conversation that opened the handle ends (an in-memory list may go). */
+  release(): void;
+}
+
+/** Where lists live: a data dir, a database, or (neither) memory. */
+export interface ListPlace {
+  dataDir?: string | undefined;
+  databaseUrl?: string | undefined;
+}
+
+/**
+ * The list a conversation works on: `id` in the database when there is one, else `id`'s folder
+ * under the data dir, else a list shared in memory by this process's conversations; `undefined`
+ * (the conversation's own list, in memory) without an id.
+ * @throws SharedListLimitError when a new in-memory list would pass `options.maxLists`.
+ */
+export function listFor(
+  place: ListPlace,
+  id: string | undefined,
+  options: MemoryListOptions & { log?: Logger } = {},
+): ListHandle | undefined {
+  if (id === undefined) return undefined;
+  if (place.databaseUrl) return postgresList(place.databaseUrl, id, options.log);
+  if (place.dataDir) return folderList(place.dataDir, id, options.log);
+  return memoryList(id, options);
+}
+

@@ -1,0 +1,75 @@
+/**
+ * Lists in PostgreSQL (@raider/postgres-store): one pool and one LISTEN connection per process,
+ * loaded only when a database is named (a server without one never loads node-postgres).
+ */
+import type { PostgresLists } from '@raider/postgres-store';
+import type { ListStore, TaskCatchUp, TaskStore, TaskTransaction } from '@raider/todo-tools';
+import type { Logger } from '../log.js';
+import type { ListHandle, WholeSection } from './list-handle.js';
+
+let opened: { url: string; lists: Promise<PostgresLists> } | undefined;
+
+/** This process's lists of the database at `url` (opened at the first use). */
+function listsOf(url: string): Promise<PostgresLists> {
+  if (!opened || opened.url !== url) {
+    opened = {
+      url,
+      lists: import('@raider/postgres-store').then(({ openPostgresLists }) => openPostgresLists({ connectionString: url })),
+    };
+  }
+  return opened.lists;
+}
+
+/** Ends the pool and the LISTEN connection, if a database was used (at shutdown). */
+export async function closePostgresLists(): Promise<void> {
+  const current = opened;
+  opened = undefined;
+  await (await current?.lists)?.close();
+}
+
+/** List `id` of the database at `url`, for one conversation. */
+export function postgresList(url: string, id: string, log: Logger | undefined): ListHandle {
+  const list = () => listsOf(url).then((lists) => lists.list(id));
+  const tasks: TaskStore = {
+    load: async () => {
+      const snapshot = await (await list()).tasks.load();
+      log?.debug(`list ${id}: read whole (${snapshot.tasks.length} tasks, change ${snapshot.seq})`);
+      return snapshot;
+    },
+    changesSince: async (seq) => (await list()).tasks.changesSince(seq),
+    transact: async <R>(seq: number, fn: (catchUp: TaskCatchUp) => Promise<TaskTransaction<R>>) =>
+      (await list()).tasks.transact(seq, fn),
+  };
+  const stops = new Set<() => void>();
+  return {
+    id,
+    tasks: () => tasks,
+    store<T>(section: WholeSection): ListStore<T> {
+      const pick = async () => {
+        const opened = await list();
+        return (section === 'todo' ? opened.todo : opened.todoWrite) as unknown as ListStore<T>;
+      };
+      return {
+        load: async () => (await pick()).load(),
+        transact: async (fn) => (await pick()).transact(fn),
+      };
+    },
+    watch(onChange) {
+      let stop: (() => void) | undefined;
+      let stopped = false;
+      void list().then((opened) => {
+        if (!stopped) stop = opened.watch(onChange);
+      });
+      const unwatch = () => {
+        stopped = true;
+        stop?.();
+        stops.delete(unwatch);
+      };
+      stops.add(unwatch);
+      return unwatch;
+    },
+    release() {
+      for (const stop of [...stops]) stop();
+    },
+  };
+}
