@@ -13,6 +13,7 @@ import { registryDemo } from './registry-demo.js';
 import { runScenario, type ScenarioRun, serverArgs } from './runner.js';
 import { loadScenario, type Scenario } from './scenario.js';
 import { spawnHttpServer } from './server-process.js';
+import { teamDemo } from './team-demo.js';
 
 /** Where the playground's data lives. */
 export const HOME = fileURLToPath(new URL('..', import.meta.url));
@@ -159,6 +160,10 @@ export async function runDemo(
   out.line();
   out.line(out.bold('5. A durable list (--data-dir, --list) survives a server restart'));
   report(await durableDemo(), out, result);
+
+  out.line();
+  out.line(out.bold('6. A team on one list: two servers share it through PostgreSQL (embedded) and claim its tasks'));
+  report(await teamDemo(), out, result);
 
   out.line();
   if (result.failures.length) {

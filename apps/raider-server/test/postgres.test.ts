@@ -55,7 +55,8 @@ describe('a list in PostgreSQL, shared by three servers', () => {
   it('3 x 20 agents racing to claim 50 tasks: each task claimed exactly once, no agent told it holds a task another holds', async () => {
     const list = `claims-${randomUUID()}`;
     const servers = await Promise.all([1, 2, 3].map(() => server(list, databaseUrl, ['--claims'])));
-    for (let i = 1; i <= 50; i += 1) await call(servers[0]?.client as Client, 'task_create', { subject: `T${i}`, description: '' });
+    for (let i = 1; i <= 50; i += 1)
+      await call(servers[0]?.client as Client, 'task_create', { subject: `T${i}`, description: '' });
     const held = new Map<string, string>();
     const conflicts: string[] = [];
     const agent = async (client: Client, name: string) => {
@@ -87,7 +88,9 @@ describe('a list in PostgreSQL, shared by three servers', () => {
     let stop = false;
     const writer = (async () => {
       for (let i = 0; !stop; i += 1) {
-        const match = created(await call(victim?.client as Client, 'task_create', { subject: `v${i}`, description: '' }));
+        const match = created(
+          await call(victim?.client as Client, 'task_create', { subject: `v${i}`, description: '' }),
+        );
         if (match) acknowledged.set(match[1] as string, match[2] as string);
       }
     })();
@@ -96,7 +99,9 @@ describe('a list in PostgreSQL, shared by three servers', () => {
     stop = true;
     await writer;
     open.splice(open.indexOf(victim?.client as Client), 1);
-    expect(created(await call(a?.client as Client, 'task_create', { subject: 'after', description: '' }))).not.toBeNull();
+    expect(
+      created(await call(a?.client as Client, 'task_create', { subject: 'after', description: '' })),
+    ).not.toBeNull();
     const seen = await listed(b?.client as Client);
     for (const [id, subject] of acknowledged) expect(seen.get(id)?.subject).toBe(subject);
     expect([...seen.values()].map((t) => t.subject)).toContain('after');
@@ -107,7 +112,9 @@ describe('a list in PostgreSQL, shared by three servers', () => {
     try {
       const list = 'outage';
       const [a, b] = await Promise.all([server(list, pg.url), server(list, pg.url)]);
-      expect(created(await call(a?.client as Client, 'task_create', { subject: 'before', description: '' }))).not.toBeNull();
+      expect(
+        created(await call(a?.client as Client, 'task_create', { subject: 'before', description: '' })),
+      ).not.toBeNull();
       await pg.stop();
       const during = await call(a?.client as Client, 'task_create', { subject: 'during', description: '' });
       expect(during).toMatch(
@@ -116,10 +123,14 @@ describe('a list in PostgreSQL, shared by three servers', () => {
       expect(during).not.toContain('raider:raider');
       await pg.start();
       await expect
-        .poll(async () => created(await call(b?.client as Client, 'task_create', { subject: 'after', description: '' })) !== null, {
-          timeout: 20_000,
-          interval: 200,
-        })
+        .poll(
+          async () =>
+            created(await call(b?.client as Client, 'task_create', { subject: 'after', description: '' })) !== null,
+          {
+            timeout: 20_000,
+            interval: 200,
+          },
+        )
         .toBe(true);
       // Both servers converge on the same list.
       await expect

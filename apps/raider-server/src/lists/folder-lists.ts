@@ -27,4 +27,3 @@ export function folderList(dataDir: string, id: string, log: Logger | undefined)
     release: () => folder.close(),
   };
 }
-

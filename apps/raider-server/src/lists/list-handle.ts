@@ -45,4 +45,3 @@ export function listFor(
   if (place.dataDir) return folderList(place.dataDir, id, options.log);
   return memoryList(id, options);
 }
-

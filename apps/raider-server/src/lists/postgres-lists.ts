@@ -14,7 +14,9 @@ function listsOf(url: string): Promise<PostgresLists> {
   if (!opened || opened.url !== url) {
     opened = {
       url,
-      lists: import('@raider/postgres-store').then(({ openPostgresLists }) => openPostgresLists({ connectionString: url })),
+      lists: import('@raider/postgres-store').then(({ openPostgresLists }) =>
+        openPostgresLists({ connectionString: url }),
+      ),
     };
   }
   return opened.lists;

