@@ -22,4 +22,4 @@ export { TodoTool } from './todo/todo-tool.js';
 export type { TodoAction, TodoDetails, TodoResult, TodoSnapshot, TodoTask, TodoTaskStatus } from './todo/todo-types.js';
 export type { TodoToolsOptions } from './todo-tools.js';
 export { TodoTools } from './todo-tools.js';
-export type { TaskEvent, TaskItem, TodoItem, TodoStatus, ToolAnswer } from './types.js';
+export type { TaskEvent, TaskItem, TaskListChange, TodoItem, TodoStatus, ToolAnswer } from './types.js';

@@ -38,3 +38,21 @@ export const DEFAULT_LIMITS: Readonly<TodoLimits> = Object.freeze({
   maxDependencies: 100,
   maxTodoItems: 200,
 });
+
+/**
+ * `build` memoised per distinct set of limits: a tool's schemas are large objects, and every
+ * conversation of a server (one per HTTP session) has the same limits, so they share one set.
+ * At most 64 sets are kept (a program with more builds the rest each time).
+ */
+export function perLimits<T>(build: (limits: Readonly<TodoLimits>) => T): (limits: Readonly<TodoLimits>) => T {
+  const built = new Map<string, T>();
+  return (limits) => {
+    const key = JSON.stringify(limits);
+    let value = built.get(key);
+    if (value === undefined) {
+      value = build(limits);
+      if (built.size < 64) built.set(key, value);
+    }
+    return value;
+  };
+}

@@ -10,7 +10,7 @@ import type { ListStore, TodoWriteState } from './store/list-store.js';
 import type { TaskStore } from './store/task-store.js';
 import { TaskTools } from './tasks/task-tools.js';
 import { renderTodos, TodoWrite } from './todo-write/todo-write.js';
-import type { TaskEvent, TaskItem, TodoItem, ToolAnswer } from './types.js';
+import type { TaskEvent, TaskItem, TaskListChange, TodoItem, ToolAnswer } from './types.js';
 import { VERSION } from './version.js';
 
 /** Options of {@link TodoTools}. */
@@ -21,6 +21,12 @@ export interface TodoToolsOptions {
    * todo_write. It runs synchronously after the change; what it throws reaches the caller.
    */
   onUpdate?: (list: TaskItem[] | TodoItem[]) => void;
+  /**
+   * Called after every change of the task list (a call here, or changes made elsewhere that a
+   * call or `syncTasks` caught up on) with only what changed: no copy of the whole list, so an
+   * observer costs the same at any size. Only the task tools call it.
+   */
+  onChange?: (change: TaskListChange) => void;
   /**
    * Called before task_create creates a task (`TaskCreated`) and before task_update completes
    * one (`TaskCompleted`), with the task as it would be. Return (or resolve to) undefined to go
@@ -71,6 +77,7 @@ export class TodoTools {
     this.taskTools = new TaskTools({
       limits: this.limits,
       onUpdate,
+      onChange: options.onChange,
       beforeTask: options.beforeTask,
       store: options.taskStore,
       session: options.session ?? randomUUID(),

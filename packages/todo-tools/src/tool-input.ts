@@ -41,6 +41,8 @@ export function jsonRecord(error?: (issue: { input?: unknown }) => string) {
  * unknown keys as refused. The tool checks the arguments with `schema` itself.
  */
 export function advertised(schema: z.ZodObject): z.ZodObject {
+  const known = advertisedOf.get(schema);
+  if (known) return known;
   const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
@@ -53,5 +55,32 @@ export function advertised(schema: z.ZodObject): z.ZodObject {
     shape[key] = z.unknown().optional().meta(property);
   }
   const required = json.required?.length ? { required: json.required } : {};
-  return z.looseObject(shape).meta({ additionalProperties: false, ...required });
+  const made = z.looseObject(shape).meta({ additionalProperties: false, ...required });
+  advertisedOf.set(schema, made);
+  return made;
+}
+
+// Each schema is advertised once, however many conversations register it.
+const advertisedOf = new WeakMap<z.ZodObject, z.ZodObject>();
+
+/**
+ * An output schema for `registerTool` that shows clients the JSON Schema of `shape` (the real
+ * output) and costs the SDK next to nothing to check: after every call the SDK validates the
+ * structured result against the output schema, which for a whole list (the `todo` tool's details,
+ * task_list) costs several times the call itself. Our results are built by our own code from
+ * checked state, so the check can only pass; each property is `unknown`, carrying the real
+ * property's JSON Schema. What clients see in tools/list is unchanged.
+ */
+export function advertisedOutput(shape: z.ZodRawShape): z.ZodObject {
+  const json = z.toJSONSchema(z.object(shape), { target: 'draft-7', io: 'output' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+    additionalProperties?: unknown;
+  };
+  const advertisedShape: Record<string, z.ZodType> = {};
+  const required = new Set(json.required ?? []);
+  for (const [key, property] of Object.entries(json.properties ?? {})) {
+    advertisedShape[key] = required.has(key) ? z.unknown().meta(property) : z.unknown().optional().meta(property);
+  }
+  return z.object(advertisedShape);
 }

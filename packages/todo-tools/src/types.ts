@@ -35,3 +35,14 @@ export interface ToolAnswer {
   text: string;
   isError: boolean;
 }
+
+/**
+ * What changed in a task list (TodoTools' `onChange`): the tasks put (created or changed), as they
+ * are now, and the ids removed. `whole` is true when the list was read whole (another process's
+ * changes could not be told apart), and `put` is then the whole list.
+ */
+export interface TaskListChange {
+  put: TaskItem[];
+  removed: string[];
+  whole: boolean;
+}

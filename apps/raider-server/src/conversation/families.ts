@@ -38,7 +38,7 @@ export function mountFamily(
 ): MountedFamily {
   if (family === 'todo') {
     const store = list?.store<TodoSnapshot>('todo');
-    const todo = new TodoTool({ onUpdate: changed, limits, ...(store ? { store } : {}) });
+    const todo = new TodoTool({ onChange: changed, limits, ...(store ? { store } : {}) });
     todo.register(mount);
     return {
       listState: async () => ({ family: 'todo', ...((store && (await store.load())) ?? todo.snapshot()) }),
@@ -62,10 +62,11 @@ export function mountFamily(
       stop: list?.watch(changed) ?? (() => {}),
     };
   }
-  const tools = new TodoTools({ onUpdate: changed, limits, ...(list ? { taskStore: list.tasks() } : {}) });
+  // onChange, not onUpdate: an observer that gets only what changed costs the same at any size.
+  const tools = new TodoTools({ onChange: changed, limits, ...(list ? { taskStore: list.tasks() } : {}) });
   tools.registerTaskTools(mount);
   if (claims) tools.registerTaskClaim(mount);
-  // A change made elsewhere: catch up from the change feed (onUpdate then calls `changed`).
+  // A change made elsewhere: catch up from the change feed (onChange then calls `changed`).
   const catchUp = () =>
     tools.syncTasks().catch((error: unknown) => {
       log.debug(`list ${list?.id}: could not catch up (${error instanceof Error ? error.message : String(error)})`);

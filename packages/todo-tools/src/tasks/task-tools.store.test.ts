@@ -97,3 +97,44 @@ describe('the task tools on a task store', () => {
     expect((await inner.load()).tasks.map((t) => t.subject)).toEqual(['A', 'C']);
   });
 });
+
+describe('onChange: observers get what changed, not the list', () => {
+  it('a call hands on the tasks it touched and the ids it removed; a call that changed nothing, nothing', async () => {
+    const changes: unknown[] = [];
+    const tools = new TodoTools({ onChange: (change) => changes.push(change) });
+    for (const subject of ['A', 'B', 'C']) await tools.createTask({ subject, description: '' });
+    changes.length = 0;
+    await tools.updateTask({ taskId: '2', addBlockedBy: ['1'] });
+    expect(changes).toEqual([
+      {
+        put: [
+          expect.objectContaining({ id: '2', blockedBy: ['1'] }),
+          expect.objectContaining({ id: '1', blocks: ['2'] }),
+        ],
+        removed: [],
+        whole: false,
+      },
+    ]);
+    changes.length = 0;
+    await tools.updateTask({ taskId: '1', status: 'deleted' });
+    expect(changes).toEqual([
+      { put: [expect.objectContaining({ id: '2', blockedBy: [] })], removed: ['1'], whole: false },
+    ]);
+    changes.length = 0;
+    await tools.updateTask({ taskId: '3', status: 'pending' });
+    await tools.createTask({ subject: '', description: '' });
+    expect(changes).toEqual([]);
+  });
+
+  it("another holder's changes reach it as what they changed", async () => {
+    const store = memoryTaskStore();
+    const changes: { put: { id: string }[]; removed: string[]; whole: boolean }[] = [];
+    const a = new TodoTools({ taskStore: store, onChange: (change) => changes.push(change) });
+    await a.createTask({ subject: 'A', description: '' });
+    const b = new TodoTools({ taskStore: store });
+    await b.createTask({ subject: 'B', description: '' });
+    changes.length = 0;
+    await a.syncTasks();
+    expect(changes.map((c) => [c.put.map((t) => t.id), c.removed, c.whole])).toEqual([[['2'], [], false]]);
+  });
+});

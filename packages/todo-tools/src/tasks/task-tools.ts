@@ -7,13 +7,13 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { type Answer, invalid, rejected, storeProblem, toResult } from '../answer.js';
 import { InvalidListError } from '../errors.js';
-import type { TodoLimits } from '../limits.js';
+import { perLimits, type TodoLimits } from '../limits.js';
 import { tooDeeplyNested } from '../metadata.js';
 import { formatIssues } from '../schema-fields.js';
 import { serial } from '../serial.js';
-import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore } from '../store/task-store.js';
-import { advertised, jsonRecord } from '../tool-input.js';
-import type { TaskEvent, TaskItem } from '../types.js';
+import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from '../store/task-store.js';
+import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
+import type { TaskEvent, TaskItem, TaskListChange } from '../types.js';
 import { type ClaimArgs, claimTask, expireLeases, leaseOnUpdate } from './task-claims.js';
 import { type StoredTask, TaskList, toItem, type UpdateArgs } from './task-list.js';
 import { taskSchemas } from './task-schemas.js';
@@ -23,6 +23,7 @@ import { getText, isInternal, listLine } from './task-text.js';
 export interface TaskToolsOptions {
   limits: Readonly<TodoLimits>;
   onUpdate: ((list: TaskItem[]) => void) | undefined;
+  onChange: ((change: TaskListChange) => void) | undefined;
   beforeTask: ((event: TaskEvent, item: TaskItem) => string | undefined | Promise<string | undefined>) | undefined;
   store: TaskStore | undefined;
   /** Who this object is to claims: a claim's lease is renewed by, and only by, its session. */
@@ -86,7 +87,32 @@ const OUTPUT = {
   },
 };
 
+/** The input schemas, one set per distinct limits (shared by every conversation with the same). */
+const schemasFor = perLimits(taskSchemas);
+
+/** The output schemas as registered: shown to clients whole, checked by the SDK at no cost (see advertisedOutput). */
+const ADVERTISED_OUTPUT = {
+  create: advertisedOutput(OUTPUT.create),
+  update: advertisedOutput(OUTPUT.update),
+  list: advertisedOutput(OUTPUT.list),
+  get: advertisedOutput(OUTPUT.get),
+  claim: advertisedOutput(OUTPUT.claim),
+};
+
 const CLOSED_WORLD = { openWorldHint: false } as const;
+
+/** What changed in the list in memory: the ids, `true` for the whole list (a reload), undefined for nothing. */
+type Changed = Set<string> | true | undefined;
+
+/** `changed` with the tasks `write` put or removed. */
+function merged(changed: Changed, write: TaskWrite | undefined): Changed {
+  if (!write || (write.put.length === 0 && write.removed.length === 0)) return changed;
+  if (changed === true) return true;
+  const ids = new Set(changed ?? []);
+  for (const record of write.put) ids.add(record.id);
+  for (const id of write.removed) ids.add(id);
+  return ids;
+}
 
 /**
  * The task tools on one list. Mutating calls run one at a time (a hook may be async), so the list
@@ -109,7 +135,7 @@ export class TaskTools {
   private readonly claimedHere = new Set<string>();
 
   constructor(private readonly options: TaskToolsOptions) {
-    this.schemas = taskSchemas(options.limits);
+    this.schemas = schemasFor(options.limits);
   }
 
   /** Mounts task_create, task_update, task_list and task_get on `server`. */
@@ -120,7 +146,7 @@ export class TaskTools {
         title: 'Create task',
         description: 'Add a task to the task list (starts pending). Use for multi-step work; one task per step.',
         inputSchema: advertised(this.schemas.create),
-        outputSchema: OUTPUT.create,
+        outputSchema: ADVERTISED_OUTPUT.create,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
       },
       async (args) => toResult(await this.create(args)),
@@ -132,7 +158,7 @@ export class TaskTools {
         description:
           'Change a task by id: status (in_progress when you start, completed when done, deleted removes it), fields, owner, metadata (merged; null removes a key), dependencies.',
         inputSchema: advertised(this.schemas.update),
-        outputSchema: OUTPUT.update,
+        outputSchema: ADVERTISED_OUTPUT.update,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, ...CLOSED_WORLD },
       },
       async (args) => toResult(await this.update(args)),
@@ -143,7 +169,7 @@ export class TaskTools {
         title: 'List tasks',
         description: 'List all tasks: id, status, subject, owner and unfinished blockers.',
         inputSchema: advertised(this.schemas.list),
-        outputSchema: OUTPUT.list,
+        outputSchema: ADVERTISED_OUTPUT.list,
         annotations: { readOnlyHint: true, ...CLOSED_WORLD },
       },
       async (args) => {
@@ -157,7 +183,7 @@ export class TaskTools {
         title: 'Get task',
         description: 'Show one task in full by id.',
         inputSchema: advertised(this.schemas.get),
-        outputSchema: OUTPUT.get,
+        outputSchema: ADVERTISED_OUTPUT.get,
         annotations: { readOnlyHint: true, ...CLOSED_WORLD },
       },
       async (args) => {
@@ -178,7 +204,7 @@ export class TaskTools {
         description:
           'Take a task for an owner, atomically (sets owner and in_progress; no two agents get the same task). Without taskId, takes the lowest-id free task (pending, unowned, not blocked). With leaseSeconds the claim lapses unless you update the task within that time.',
         inputSchema: advertised(this.schemas.claim),
-        outputSchema: OUTPUT.claim,
+        outputSchema: ADVERTISED_OUTPUT.claim,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
       },
       async (args) => toResult(await this.claim(args)),
@@ -239,8 +265,8 @@ export class TaskTools {
     if (!store) return Promise.resolve(false);
     return this.exclusive(async () => {
       const changed = await this.catchUp(store);
-      if (changed) this.options.onUpdate?.(this.tasks());
-      return changed;
+      this.notify(changed);
+      return changed !== undefined;
     });
   }
 
@@ -302,8 +328,11 @@ export class TaskTools {
     return valid;
   }
 
-  /** Applies a store's catch-up (a delta, or the whole list) to the list in memory; true when anything changed. */
-  private apply(catchUp: TaskCatchUp): boolean {
+  /**
+   * Applies a store's catch-up (a delta, or the whole list) to the list in memory. Returns what
+   * changed: the ids (`true`: the whole list was read), or undefined for nothing.
+   */
+  private apply(catchUp: TaskCatchUp): Changed {
     if (isSnapshot(catchUp)) {
       if (!Number.isSafeInteger(catchUp.highWaterMark) || catchUp.highWaterMark < 0) {
         throw new InvalidListError(
@@ -314,14 +343,31 @@ export class TaskTools {
       this.seq = catchUp.seq;
       return true;
     }
-    const changed = catchUp.put.length > 0 || catchUp.removed.length > 0;
     this.list.merge(this.validRecords(catchUp.put), catchUp.removed, catchUp.highWaterMark);
     this.seq = catchUp.seq;
-    return changed;
+    const ids = [...catchUp.put.map((record) => record.id), ...catchUp.removed];
+    return ids.length ? new Set(ids) : undefined;
   }
 
-  /** Brings the list in memory up to the store's latest sequence; true when anything changed. */
-  private async catchUp(store: TaskStore): Promise<boolean> {
+  /** Tells the observers what changed: onUpdate the whole list (its contract), onChange only the tasks that changed. */
+  private notify(changed: Changed): void {
+    if (changed === undefined) return;
+    this.options.onUpdate?.(this.tasks());
+    const onChange = this.options.onChange;
+    if (!onChange) return;
+    if (changed === true) return onChange({ put: this.tasks(), removed: [], whole: true });
+    const put: TaskItem[] = [];
+    const removed: string[] = [];
+    for (const id of changed) {
+      const task = this.list.get(id);
+      if (task) put.push(toItem(task));
+      else removed.push(id);
+    }
+    onChange({ put, removed, whole: false });
+  }
+
+  /** Brings the list in memory up to the store's latest sequence; returns what changed. */
+  private async catchUp(store: TaskStore): Promise<Changed> {
     try {
       const delta = this.seq < 0 ? undefined : await store.changesSince(this.seq);
       return this.apply(delta ?? (await store.load()));
@@ -341,31 +387,36 @@ export class TaskTools {
     return this.exclusive(async () => {
       const store = this.options.store;
       let answer: Answer;
-      let elsewhere = false;
+      let changed: Changed;
+      const run = async () => {
+        this.list.track();
+        const lapsed = expireLeases(this.list, this.options.now()).length > 0;
+        const result = await call();
+        return { result, write: result.changed || lapsed ? this.list.trackedWrite() : undefined };
+      };
       try {
         if (!store) {
-          if (expireLeases(this.list, this.options.now()).length) elsewhere = true;
-          answer = await call();
+          const { result, write } = await run();
+          answer = result;
+          changed = merged(undefined, write);
         } else {
           const committed = await store.transact(this.seq, async (catchUp) => {
-            elsewhere = this.apply(catchUp);
-            this.list.track();
-            const lapsed = expireLeases(this.list, this.options.now()).length > 0;
-            const result = await call();
-            if (lapsed) elsewhere = true;
-            return result.changed || lapsed ? { write: this.list.trackedWrite(), result } : { result };
+            changed = this.apply(catchUp);
+            const { result, write } = await run();
+            changed = merged(changed, write);
+            return write ? { write, result } : { result };
           });
-          this.list.settle();
           answer = committed.result;
           this.seq = committed.seq;
         }
+        this.list.settle();
       } catch (error) {
         // What the call changed is undone; the next call loads the stored list whole.
         this.list.rollback();
         this.seq = -1;
         return storeProblem('task', error);
       }
-      if (answer.changed || elsewhere) this.options.onUpdate?.(this.tasks());
+      this.notify(changed);
       return answer;
     });
   }
@@ -375,13 +426,13 @@ export class TaskTools {
     const store = this.options.store;
     if (!store) return Promise.resolve(call());
     return this.exclusive(async () => {
-      let elsewhere: boolean;
+      let changed: Changed;
       try {
-        elsewhere = await this.catchUp(store);
+        changed = await this.catchUp(store);
       } catch (error) {
         return storeProblem('task', error);
       }
-      if (elsewhere) this.options.onUpdate?.(this.tasks());
+      this.notify(changed);
       return call();
     });
   }

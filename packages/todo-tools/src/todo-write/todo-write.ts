@@ -7,11 +7,11 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { type Answer, rejected, storeProblem, toResult } from '../answer.js';
 import { TodoListError } from '../errors.js';
-import type { TodoLimits } from '../limits.js';
+import { perLimits, type TodoLimits } from '../limits.js';
 import { received } from '../received.js';
 import { objectError, status, TASK_STATUSES, text } from '../schema-fields.js';
 import type { ListStore, TodoWriteState } from '../store/list-store.js';
-import { advertised } from '../tool-input.js';
+import { advertised, advertisedOutput } from '../tool-input.js';
 import type { TodoItem } from '../types.js';
 
 /**
@@ -110,6 +110,10 @@ const todoSchema = z.object({
 });
 
 /** What todo_write is built from (TodoTools hands its options on). */
+// One set of schemas per distinct limits, shared by every conversation with the same.
+const itemSchemaFor = perLimits(todoItemSchema);
+const writeSchemaFor = perLimits(todoWriteSchema);
+
 export interface TodoWriteOptions {
   limits: Readonly<TodoLimits>;
   onUpdate: ((list: TodoItem[]) => void) | undefined;
@@ -122,8 +126,8 @@ export class TodoWrite {
   private readonly writeSchema: ReturnType<typeof todoWriteSchema>;
 
   constructor(private readonly options: TodoWriteOptions) {
-    this.itemSchema = todoItemSchema(options.limits);
-    this.writeSchema = todoWriteSchema(options.limits);
+    this.itemSchema = itemSchemaFor(options.limits);
+    this.writeSchema = writeSchemaFor(options.limits);
   }
 
   /** Mounts todo_write on `server`. */
@@ -135,7 +139,7 @@ export class TodoWrite {
         description:
           'Replace the todo list: send the whole list every time. At most one item in_progress; mark items completed as soon as they are done.',
         inputSchema: advertised(this.writeSchema),
-        outputSchema: { todos: z.array(todoSchema) },
+        outputSchema: advertisedOutput({ todos: z.array(todoSchema) }),
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       },
       async (args) => toResult(await this.write(args)),

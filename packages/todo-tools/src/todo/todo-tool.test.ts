@@ -506,3 +506,14 @@ describe('replay, snapshot and restore', () => {
     // 2 s alone on a quiet machine, 24 s seen under a parallel run on 2 busy cores.
   }, 180_000);
 });
+
+describe('onChange', () => {
+  it('is called after each change and not after a call that changed nothing', async () => {
+    let calls = 0;
+    const tool = new TodoTool({ onChange: () => (calls += 1) });
+    tool.call({ action: 'create', subject: 'A' });
+    tool.call({ action: 'list' });
+    tool.call({ action: 'update', id: 1, status: 'in_progress' });
+    expect(calls).toBe(2);
+  });
+});

@@ -12,7 +12,7 @@ import { tooDeeplyNested } from '../metadata.js';
 import { serial } from '../serial.js';
 import type { ListStore } from '../store/list-store.js';
 import { runStored } from '../store/stored-call.js';
-import { advertised, jsonRecord } from '../tool-input.js';
+import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
 import { VERSION } from '../version.js';
 import { guidanceText, type TodoGuidance } from './todo-guidance.js';
 import { readParams, TODO_ACTIONS, TODO_STATUSES } from './todo-params.js';
@@ -25,6 +25,8 @@ import type { TodoDetails, TodoResult, TodoSnapshot } from './todo-types.js';
 export interface TodoToolOptions {
   /** Called with the new snapshot after every call that changed the list (not for reads, no-ops or rejections). */
   onUpdate?: (snapshot: TodoSnapshot) => void;
+  /** Called after every change, with nothing (no snapshot is copied for it: it costs nothing at any size). */
+  onChange?: () => void;
   /** The state to start from (say, `replay` of a resumed transcript). Must validate. */
   snapshot?: TodoSnapshot;
   /** Size limits; any left out take the defaults of DEFAULT_LIMITS. */
@@ -100,6 +102,7 @@ export class TodoTool {
   readonly limits: Readonly<TodoLimits>;
   private readonly state = new TodoState();
   private readonly onUpdate: TodoToolOptions['onUpdate'];
+  private readonly onChange: TodoToolOptions['onChange'];
   private readonly store: ListStore<TodoSnapshot> | undefined;
   /** The instructions `server` carries: TODO_GUIDANCE, or the guidance given. */
   readonly instructions: string;
@@ -111,6 +114,7 @@ export class TodoTool {
   constructor(options: TodoToolOptions = {}) {
     this.instructions = guidanceText(options.guidance);
     this.onUpdate = options.onUpdate;
+    this.onChange = options.onChange;
     this.store = options.store;
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
     if (options.snapshot) this.restore(options.snapshot);
@@ -124,7 +128,7 @@ export class TodoTool {
    */
   call(params: unknown): TodoResult {
     const { result, changed } = this.respond(params);
-    if (changed) this.onUpdate?.(this.state.snapshot());
+    if (changed) this.changed();
     return result;
   }
 
@@ -152,9 +156,15 @@ export class TodoTool {
         details.error = message;
         return { content: [{ type: 'text', text: errorText(message) }], details } as TodoResult;
       }
-      if (outcome.changed) this.onUpdate?.(this.state.snapshot());
+      if (outcome.changed) this.changed();
       return outcome.result;
     });
+  }
+
+  /** Tells the observers of a change: onUpdate the snapshot (when set), onChange nothing. */
+  private changed(): void {
+    if (this.onUpdate) this.onUpdate(this.state.snapshot());
+    this.onChange?.();
   }
 
   /** Takes over a stored snapshot (an empty list when there is none). */
@@ -223,7 +233,7 @@ export class TodoTool {
         description:
           'Plan and track multi-step work: action create, update, list, get, delete (tombstone) or clear. Ids are integers; keep one task in_progress.',
         inputSchema: advertised(INPUT),
-        outputSchema: OUTPUT,
+        outputSchema: advertisedOutput(OUTPUT),
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       },
       async (args): Promise<CallToolResult> => {
