@@ -27,10 +27,10 @@ if (taskset && !process.env.BENCH_PINNED) {
   process.exit(status ?? 1);
 }
 const SERVER_CORE = 1;
-const command = (script, args, core) =>
+const command = (script, args, core, nodeFlags = []) =>
   taskset
-    ? [taskset[0], [taskset[1], String(core), process.execPath, script, ...args]]
-    : [process.execPath, [script, ...args]];
+    ? [taskset[0], [taskset[1], String(core), process.execPath, ...nodeFlags, script, ...args]]
+    : [process.execPath, [...nodeFlags, script, ...args]];
 
 async function stdioClient(script, args, core) {
   const [cmd, argv] = command(script, args, core);
@@ -206,42 +206,127 @@ async function todoDetails() {
   );
 }
 
-function rssKb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(/(\d+)/.exec(line)[1]);
+const REPORT = fileURLToPath(new URL('./report-memory.mjs', import.meta.url));
+
+/** The server's memory after a full garbage collection (it runs with report-memory.mjs loaded). */
+async function memoryOf(server) {
+  const report = new Promise((resolve) => {
+    const onData = (chunk) => {
+      const match = /memory (\{.*\})/.exec(String(chunk));
+      if (match) {
+        server.stderr.off('data', onData);
+        resolve(JSON.parse(match[1]));
+      }
+    };
+    server.stderr.on('data', onData);
+  });
+  process.kill(server.pid, 'SIGUSR2');
+  return report;
+}
+
+/** Starts `script` over HTTP with the memory report loaded; its URL and process. */
+async function httpWithMemoryReport(script, args) {
+  const [cmd, argv] = command(script, [...args, '--http'], SERVER_CORE, ['--expose-gc', '--import', REPORT]);
+  const child = spawn(cmd, argv, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { PATH: process.env.PATH, RAIDER_LOG_LEVEL: 'info' },
+  });
+  const url = await new Promise((resolve, reject) => {
+    let log = '';
+    const onData = (chunk) => {
+      log += chunk;
+      const match = /listening on (http:\/\/\S+\/mcp)/.exec(log);
+      if (match) {
+        child.stderr.off('data', onData);
+        resolve(match[1]);
+      }
+    };
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${log}`)));
+  });
+  return { child, url };
+}
+
+/** Opens `n` sessions on `url`, each answering one call; returns the clients. */
+async function openSessions(url, n, call) {
+  const clients = [];
+  for (let i = 0; i < n; i += 1) {
+    const client = new Client({ name: `idle-${i}`, version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await call(client);
+    clients.push(client);
+  }
+  return clients;
+}
+
+/** Heap (after GC) and RSS growth per idle session of the server `script`, in kB, over 200 sessions. */
+async function perIdleSession(script, args, call) {
+  const { child, url } = await httpWithMemoryReport(script, args);
+  // Warm up (code compiled, pools made), then the growth of 200 more idle sessions.
+  const warm = await openSessions(url, 20, call);
+  const before = await memoryOf(child);
+  const idle = await openSessions(url, 200, call);
+  const after = await memoryOf(child);
+  await Promise.all([...warm, ...idle].map((c) => c.close()));
+  return {
+    child,
+    url,
+    heap: (after.heapUsed - before.heapUsed) / 200 / 1024,
+    rss: (after.rss - before.rss) / 200 / 1024,
+  };
 }
 
 async function idleSessions() {
-  const server = await httpClient(CLI, [], SERVER_CORE);
-  const before = rssKb(server.pid);
-  const clients = [];
-  for (let i = 0; i < 100; i += 1) {
-    const client = new Client({ name: `idle-${i}`, version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-    await client.callTool({ name: 'task_list', arguments: {} });
-    clients.push(client);
-  }
-  const perSession = (rssKb(server.pid) - before) / 100;
+  const bare = await perIdleSession(ECHO, [], (client) => client.callTool({ name: 'echo', arguments: { text: 'hi' } }));
+  bare.child.kill();
+  const raider = await perIdleSession(CLI, ['--port', '0', '--max-sessions', '1000'], (client) =>
+    client.callTool({ name: 'task_list', arguments: {} }),
+  );
   rows.push({
-    what: 'an idle HTTP session (RSS growth over 100 sessions / 100)',
-    value: `${perSession.toFixed(0)} kB`,
+    what: 'an idle HTTP session: heap after GC (RSS), against the bare SDK server',
+    value: `${raider.heap.toFixed(0)} kB (RSS ${raider.rss.toFixed(0)} kB); bare ${bare.heap.toFixed(0)} kB (RSS ${bare.rss.toFixed(0)} kB)`,
     bar: '<= 100 kB',
-    met: perSession <= 100 ? 'met' : 'NOT met',
+    met: raider.heap <= 100 ? 'met' : 'NOT met',
   });
-  await Promise.all(clients.map((c) => c.close()));
-  await server.close();
+
+  // 100 sessions x 100 calls: no error, and the memory after the second 50 calls as after the first.
+  const busy = await openSessions(raider.url, 100, (client) => client.callTool({ name: 'task_list', arguments: {} }));
+  let errors = 0;
+  const calls = async (n) =>
+    Promise.all(
+      busy.map(async (client, s) => {
+        for (let i = 0; i < n; i += 1) {
+          const result = await client
+            .callTool({ name: 'task_create', arguments: { subject: `s${s}-${i}`, description: '' } })
+            .catch(() => ({ isError: true }));
+          if (result.isError) errors += 1;
+        }
+      }),
+    );
+  await calls(50);
+  const middle = await memoryOf(raider.child);
+  await calls(50);
+  const end = await memoryOf(raider.child);
+  rows.push({
+    what: '100 sessions x 100 calls: errors; RSS after the second 50 / after the first 50',
+    value: `${errors} errors; ${(end.rss / middle.rss).toFixed(2)}x (${(middle.rss / 1048576).toFixed(0)} -> ${(end.rss / 1048576).toFixed(0)} MB)`,
+    bar: '0 errors; stable',
+    met: errors === 0 && end.rss / middle.rss <= 1.1 ? 'met' : 'NOT met',
+  });
+  await Promise.all(busy.map((c) => c.close()));
+  raider.child.kill();
 }
 
-for (const step of [
-  () => roundTrips('stdio'),
-  () => roundTrips('http'),
-  coldStarts,
-  flatUpdates,
-  todoDetails,
-  idleSessions,
-]) {
-  await step();
+// BENCH_ONLY=name runs one part (stdio, http, start, flat, todo, sessions).
+const parts = {
+  stdio: () => roundTrips('stdio'),
+  http: () => roundTrips('http'),
+  start: coldStarts,
+  flat: flatUpdates,
+  todo: todoDetails,
+  sessions: idleSessions,
+};
+for (const [name, part] of Object.entries(parts)) {
+  if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === name) await part();
 }
 console.table(rows);

@@ -110,7 +110,12 @@ export class TaskList {
    * touched task as it was before (so a call the store refused can be undone).
    */
   private tracking:
-    | { put: Set<string>; removed: Set<string>; before: Map<string, StoredTask | undefined>; nextId: number }
+    | {
+        put: Set<string>;
+        removed: Set<string>;
+        before: Map<string, StoredTask | undefined> | undefined;
+        nextId: number;
+      }
     | undefined;
   /** False once a record arrived out of id order (another process created it); `ordered` sorts then. */
   private inOrder = true;
@@ -320,9 +325,23 @@ export class TaskList {
     return this.byId.values();
   }
 
-  /** Starts recording what the list writes, for a store. */
-  track(): void {
-    this.tracking = { put: new Set(), removed: new Set(), before: new Map(), nextId: this.nextId };
+  /**
+   * Starts recording what the list writes (which ids), for a store and the observers; `undoable`
+   * also keeps each touched task as it was, so `rollback` can undo (needed only when a store may
+   * refuse the change).
+   */
+  track(undoable: boolean): void {
+    this.tracking = {
+      put: new Set(),
+      removed: new Set(),
+      before: undoable ? new Map() : undefined,
+      nextId: this.nextId,
+    };
+  }
+
+  /** The ids put and removed since `track()`. */
+  trackedIds(): { put: string[]; removed: string[] } {
+    return { put: [...(this.tracking?.put ?? [])], removed: [...(this.tracking?.removed ?? [])] };
   }
 
   /** Remembers how the tasks `ids` are before a tracked change touches them (once each). */
@@ -349,7 +368,7 @@ export class TaskList {
   rollback(): void {
     const tracking = this.tracking;
     this.tracking = undefined;
-    if (!tracking) return;
+    if (!tracking?.before) return;
     for (const [id, task] of tracking.before) {
       if (task === undefined) {
         this.byId.delete(id);

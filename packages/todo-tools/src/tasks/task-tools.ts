@@ -11,7 +11,7 @@ import { perLimits, type TodoLimits } from '../limits.js';
 import { tooDeeplyNested } from '../metadata.js';
 import { formatIssues } from '../schema-fields.js';
 import { serial } from '../serial.js';
-import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from '../store/task-store.js';
+import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore } from '../store/task-store.js';
 import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
 import type { TaskEvent, TaskItem, TaskListChange } from '../types.js';
 import { type ClaimArgs, claimTask, expireLeases, leaseOnUpdate } from './task-claims.js';
@@ -104,13 +104,13 @@ const CLOSED_WORLD = { openWorldHint: false } as const;
 /** What changed in the list in memory: the ids, `true` for the whole list (a reload), undefined for nothing. */
 type Changed = Set<string> | true | undefined;
 
-/** `changed` with the tasks `write` put or removed. */
-function merged(changed: Changed, write: TaskWrite | undefined): Changed {
-  if (!write || (write.put.length === 0 && write.removed.length === 0)) return changed;
+/** `changed` with the ids a call put or removed. */
+function merged(changed: Changed, wrote: { put: string[]; removed: string[] }): Changed {
+  if (wrote.put.length === 0 && wrote.removed.length === 0) return changed;
   if (changed === true) return true;
   const ids = new Set(changed ?? []);
-  for (const record of write.put) ids.add(record.id);
-  for (const id of write.removed) ids.add(id);
+  for (const id of wrote.put) ids.add(id);
+  for (const id of wrote.removed) ids.add(id);
   return ids;
 }
 
@@ -388,23 +388,26 @@ export class TaskTools {
       const store = this.options.store;
       let answer: Answer;
       let changed: Changed;
-      const run = async () => {
-        this.list.track();
+      // Runs the call recording what it touched; true when it (or a lapsed lease) changed the list.
+      const run = async (undoable: boolean) => {
+        this.list.track(undoable);
         const lapsed = expireLeases(this.list, this.options.now()).length > 0;
         const result = await call();
-        return { result, write: result.changed || lapsed ? this.list.trackedWrite() : undefined };
+        return { result, wrote: result.changed === true || lapsed };
       };
       try {
         if (!store) {
-          const { result, write } = await run();
+          const { result, wrote } = await run(false);
           answer = result;
-          changed = merged(undefined, write);
+          if (wrote) changed = merged(undefined, this.list.trackedIds());
         } else {
           const committed = await store.transact(this.seq, async (catchUp) => {
             changed = this.apply(catchUp);
-            const { result, write } = await run();
-            changed = merged(changed, write);
-            return write ? { write, result } : { result };
+            const { result, wrote } = await run(true);
+            if (!wrote) return { result };
+            const write = this.list.trackedWrite();
+            changed = merged(changed, { put: write.put.map((record) => record.id), removed: write.removed });
+            return { write, result };
           });
           answer = committed.result;
           this.seq = committed.seq;
