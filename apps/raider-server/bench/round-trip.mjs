@@ -3,7 +3,7 @@
 // cost issue as a ratio. Run after a build: `pnpm --filter @raider/server bench:server`.
 // Not part of `pnpm test`: it measures, it does not pass or fail.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';

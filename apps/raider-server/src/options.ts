@@ -49,6 +49,8 @@ export interface ServerOptions {
   databaseUrl: string | undefined;
   /** Mount task_claim beside the task tools. */
   claims: boolean;
+  /** Offer the board as an MCP App to clients that render them (default true). */
+  boardApp: boolean;
   /** The list limits given (by flag or variable); the rest take the defaults of DEFAULT_LIMITS. */
   limits: Partial<TodoLimits>;
   help: boolean;
@@ -188,6 +190,12 @@ export const FLAGS: readonly Spec[] = [
     env: 'RAIDER_CLAIMS',
     type: 'boolean',
     help: 'mount task_claim (TaskClaim): atomic claims with leases, for teams of agents',
+  },
+  {
+    flag: 'no-board-app',
+    env: 'RAIDER_BOARD_APP',
+    type: 'boolean',
+    help: 'never offer the board as an MCP App, even to clients that render them (RAIDER_BOARD_APP=0)',
   },
   {
     flag: 'claude-tasks',
@@ -381,6 +389,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     list: raw('list'),
     databaseUrl: raw('database-url'),
     claims: values.claims === true || (values.claims === undefined && bool('RAIDER_CLAIMS', env.RAIDER_CLAIMS ?? '0')),
+    boardApp: values['no-board-app'] !== true && bool('RAIDER_BOARD_APP', env.RAIDER_BOARD_APP ?? '1'),
     claudeTasks:
       values['claude-tasks'] === true ||
       (values['claude-tasks'] === undefined && bool('RAIDER_CLAUDE_TASKS', env.RAIDER_CLAUDE_TASKS ?? '0')),

@@ -47,6 +47,7 @@ export async function startStdio(
     askTimeoutMs: options.askTimeoutMs,
     limits: options.limits,
     claims: options.claims,
+    boardApp: options.boardApp,
     log,
     ...(list ? { list } : {}),
   });

@@ -20,8 +20,11 @@ function packageDir(): string {
   return dir;
 }
 
+/** This package's folder (dist/ holds the built pages). */
+export const PACKAGE_DIR = packageDir();
+
 /** The page, built by Vite into dist/board and shipped inside the package. */
-export const BOARD_DIR = join(packageDir(), 'dist', 'board');
+export const BOARD_DIR = join(PACKAGE_DIR, 'dist', 'board');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -4,10 +4,11 @@
  * over HTTP one per MCP session, each isolated. Its parts: families.ts, questions.ts,
  * resources.ts, claude-names.ts.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Answerer } from '@raider/ask-tools';
 import { TaskRegistry } from '@raider/tasks-registry';
 import type { TodoLimits } from '@raider/todo-tools';
+import { BOARD_APP_URI, BoardApp, rendersApps } from '../board/board-app.js';
 import type { ListHandle } from '../lists/list-handle.js';
 import { type Logger, silent } from '../log.js';
 import type { Family, Names } from '../types.js';
@@ -15,7 +16,7 @@ import { VERSION } from '../version.js';
 import { underClaudeNames } from './claude-names.js';
 import { mountFamily } from './families.js';
 import { instructions } from './instructions.js';
-import { mountQuestions } from './questions.js';
+import { firstOf, mountQuestions } from './questions.js';
 import { plainEntries, registerResources, TASKS_URI, WORK_URI } from './resources.js';
 
 /** What a conversation is made of. */
@@ -31,6 +32,8 @@ export interface ConversationOptions {
   list?: ListHandle;
   /** Mount task_claim beside the task tools (the tasks family). */
   claims?: boolean;
+  /** Offer the board as an MCP App to a client that renders them (default true). */
+  boardApp?: boolean;
   /** Called after every change of the list or of the registry (a live board redraws). */
   onChange?: () => void;
   /**
@@ -74,7 +77,16 @@ export function createConversation(options: ConversationOptions): Conversation {
     options.onChange?.();
   };
   const list = options.list;
-  const mount = options.names === 'claude' ? underClaudeNames(server) : server;
+  const named = options.names === 'claude' ? underClaudeNames(server) : server;
+  // The list tools, kept to link them to the board app when the client renders apps.
+  const listTools: RegisteredTool[] = [];
+  const mount = {
+    registerTool: ((name: string, config: never, handler: never) => {
+      const tool = named.registerTool(name, config, handler);
+      if (name === 'task_list' || name === 'todo') listTools.push(tool);
+      return tool;
+    }) as McpServer['registerTool'],
+  } as McpServer;
   const family = mountFamily(
     mount,
     options.family,
@@ -85,15 +97,30 @@ export function createConversation(options: ConversationOptions): Conversation {
     options.claims === true,
   );
   const listState = family.listState;
+  const app = new BoardApp({ family: options.family, listState, setStatus: family.setStatus });
+  const appAnswerer = app.answerer();
   const endQuestions = mountQuestions(server, registry, {
     names: options.names,
     askTimeoutMs: options.askTimeoutMs,
-    fallbackAnswerer: options.fallbackAnswerer,
+    // The web board and the board app: where both are open, the first answer wins.
+    fallbackAnswerer: () => firstOf(options.fallbackAnswerer?.(), appAnswerer()),
     log,
   });
   registry.on('added', () => changed(WORK_URI));
   registry.on('finished', () => changed(WORK_URI));
-  notify = registerResources(server, listState, registry);
+  const resources = registerResources(server, listState, registry);
+  notify = (uri) => {
+    resources.notify(uri);
+    app.changed();
+  };
+  // The board app, offered only to a client that announces MCP Apps (the others see today's tools).
+  const offer = app.mount(server, listTools);
+  server.server.oninitialized = () => {
+    if (options.boardApp === false || !rendersApps(server.server.getClientCapabilities())) return;
+    offer.enable();
+    resources.addReader(BOARD_APP_URI, async () => app.read());
+    log.debug('the client renders MCP Apps: the board app is offered');
+  };
   return {
     server,
     registry,

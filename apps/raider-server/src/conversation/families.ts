@@ -21,6 +21,8 @@ export interface MountedFamily {
   listState(): Promise<unknown>;
   /** Stops watching the list for changes made elsewhere. */
   stop(): void;
+  /** Changes a task's status through the family's own tool (none for todo_write, replaced whole). */
+  setStatus?: (taskId: string, status: string) => Promise<{ text: string; isError: boolean }>;
 }
 
 /**
@@ -43,6 +45,10 @@ export function mountFamily(
     return {
       listState: async () => ({ family: 'todo', ...((store && (await store.load())) ?? todo.snapshot()) }),
       stop: list?.watch(changed) ?? (() => {}),
+      setStatus: async (taskId, status) => {
+        const result = await todo.callAsync({ action: 'update', id: Number(taskId), status });
+        return { text: result.content[0]?.text ?? '', isError: result.details.error !== undefined };
+      },
     };
   }
   if (family === 'todo_write') {
@@ -77,5 +83,6 @@ export function mountFamily(
       return { family: 'tasks', tasks: tools.tasks() };
     },
     stop: list?.watch(() => void catchUp()) ?? (() => {}),
+    setStatus: (taskId, status) => tools.updateTask({ taskId, status }),
   };
 }

@@ -6,6 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   ReadResourceRequestSchema,
+  type ReadResourceResult,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -39,7 +40,7 @@ export function registerResources(
   server: McpServer,
   listState: () => Promise<unknown>,
   registry: TaskRegistry,
-): (uri: string) => void {
+): { notify(uri: string): void; addReader(uri: string, read: () => Promise<ReadResourceResult>): void } {
   const subscribed = new Set<string>();
   server.registerResource(
     'tasks',
@@ -57,9 +58,9 @@ export function registerResources(
     },
     async (uri) => json(uri, plainEntries(registry)),
   );
-  const readers: Record<string, () => Promise<unknown>> = {
-    [TASKS_URI]: () => listState(),
-    [WORK_URI]: async () => plainEntries(registry),
+  const readers: Record<string, () => Promise<ReadResourceResult>> = {
+    [TASKS_URI]: async () => json(new URL(TASKS_URI), await listState()),
+    [WORK_URI]: async () => json(new URL(WORK_URI), plainEntries(registry)),
   };
   // Thrown as a plain coded error, not an McpError, whose message already starts "MCP error …"
   // and would reach the client with that prefix twice.
@@ -76,8 +77,7 @@ export function registerResources(
   };
   server.server.removeRequestHandler('resources/read');
   server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const uri = request.params.uri;
-    return json(new URL(uri), await known(uri)());
+    return known(request.params.uri)();
   });
   server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     known(request.params.uri);
@@ -88,7 +88,12 @@ export function registerResources(
     subscribed.delete(request.params.uri);
     return {};
   });
-  return (uri: string) => {
-    if (subscribed.has(uri)) server.server.sendResourceUpdated({ uri }).catch(() => {});
+  return {
+    notify(uri: string) {
+      if (subscribed.has(uri)) server.server.sendResourceUpdated({ uri }).catch(() => {});
+    },
+    addReader(uri: string, read: () => Promise<ReadResourceResult>) {
+      readers[uri] = read;
+    },
   };
 }

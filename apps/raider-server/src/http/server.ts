@@ -191,6 +191,7 @@ class McpEndpoint {
       askTimeoutMs: options.askTimeoutMs,
       limits: options.limits,
       claims: options.claims,
+      boardApp: options.boardApp,
       log: this.log,
       ...(list ? { list } : {}),
       ...(board ? { onChange: () => board.changed(), fallbackAnswerer: board.answerer(name) } : {}),

@@ -1,0 +1,306 @@
+/**
+ * The board inside the chat: an MCP App (the `io.modelcontextprotocol/ui` extension) for hosts that
+ * render them. A conversation whose client announces the extension gets the `ui://raider/board`
+ * resource (one self-contained HTML file, board-app/), linked from task_list (and the `todo` tool)
+ * through `_meta.ui.resourceUri`, and three app-only tools the app calls through the host:
+ * `board_state` (a long poll: it answers when the list changes), `board_set_status` (through the
+ * task tools' own checks) and `board_answer` (answers an open question, as the web board does).
+ * A client without the extension sees none of it: the tools and the resource stay disabled, and
+ * task_list carries no `_meta`.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type Answerer, AskError, type Asker } from '@raider/ask-tools';
+import { z } from 'zod';
+import type { AppQuestion, AppState } from '../../board-app/app-state.js';
+import type { Family } from '../types.js';
+import { boardTasks } from './board.js';
+import { PACKAGE_DIR } from './routes.js';
+
+/** The app's resource. */
+export const BOARD_APP_URI = 'ui://raider/board';
+/** The MIME type of an MCP App (ext-apps' RESOURCE_MIME_TYPE). */
+export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+/** The extension a client announces in `capabilities.extensions` (ext-apps' EXTENSION_ID). */
+export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
+/** The legacy flat key for the resource of a tool (ext-apps' RESOURCE_URI_META_KEY), set beside `ui`. */
+const LEGACY_RESOURCE_KEY = 'ui/resourceUri';
+
+/** How long `board_state` waits for a change before it answers anyway, in ms. */
+const LONG_POLL_MS = 20_000;
+/** An app that has not asked for the state for this long is taken to be closed (it asks nothing then). */
+const WATCHING_MS = 30_000;
+
+/** True when the client's capabilities announce MCP Apps (the extension, with the app MIME type). */
+export function rendersApps(capabilities: unknown): boolean {
+  const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+  const ui = extensions?.[UI_EXTENSION] as { mimeTypes?: unknown } | undefined;
+  return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(APP_MIME_TYPE);
+}
+
+let html: string | undefined;
+/** The app, built by Vite into one file (dist/board-app/index.html) and shipped inside the package. */
+function appHtml(): string {
+  html ??= readFileSync(join(PACKAGE_DIR, 'dist', 'board-app', 'index.html'), 'utf8');
+  return html;
+}
+
+/** What the board app of a conversation is built from. */
+export interface BoardAppOptions {
+  family: Family;
+  /** The list as raider://tasks shows it. */
+  listState: () => Promise<unknown>;
+  /** Changes a task's status through the family's own tool (its checks, its answers); none for todo_write. */
+  setStatus: ((taskId: string, status: string) => Promise<{ text: string; isError: boolean }>) | undefined;
+}
+
+interface Pending extends AppQuestion {
+  resolve: (answer: string | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+const STATUSES = ['pending', 'in_progress', 'completed'];
+
+/**
+ * An argument as the SDK sees it (anything gets through: the tool checks it and words the refusal
+ * itself), advertised to clients with its real JSON Schema.
+ */
+const argument = (schema: Record<string, unknown>) => z.unknown().optional().meta(schema);
+
+/** The app-only tools' arguments. */
+const INPUT = {
+  state: {
+    after: argument({
+      type: 'integer',
+      description: 'The version the app drew; answers once the list changed after it.',
+    }),
+  },
+  setStatus: {
+    taskId: argument({ type: 'string', description: 'Id of the task.' }),
+    status: argument({ type: 'string', enum: STATUSES, description: 'Its new status.' }),
+  },
+  answer: {
+    questionId: argument({ type: 'string', description: 'Id of the open question.' }),
+    answer: argument({ type: 'string', description: 'The answer (one of the options, or free text).' }),
+    decline: argument({ type: 'boolean', description: 'True to decline the question.' }),
+  },
+};
+
+const error = (text: string): CallToolResult => ({
+  content: [{ type: 'text', text: `Error: ${text}` }],
+  isError: true,
+});
+
+/** A short, safe description of a received value (never the value itself when long). */
+function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const json = JSON.stringify(value);
+  return json !== undefined && json.length <= 80 ? json : `a ${Array.isArray(value) ? 'list' : typeof value}`;
+}
+
+/** The board app of one conversation. */
+export class BoardApp {
+  private version = 0;
+  private readonly waiting = new Set<() => void>();
+  private readonly questions = new Map<string, Pending>();
+  private watchedAt = 0;
+  private enabled = false;
+
+  constructor(private readonly options: BoardAppOptions) {}
+
+  /** The state the app draws, once it changed after `after` (or after a while, unchanged). */
+  private async state(after: number | undefined, signal: AbortSignal | undefined): Promise<CallToolResult> {
+    this.watchedAt = Date.now();
+    if (after === this.version) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.waiting.delete(wake);
+          signal?.removeEventListener('abort', wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, LONG_POLL_MS);
+        timer.unref();
+        this.waiting.add(wake);
+        signal?.addEventListener('abort', wake, { once: true });
+      });
+      this.watchedAt = Date.now();
+    }
+    const state: AppState = {
+      version: this.version,
+      family: this.options.family,
+      editable: this.options.setStatus !== undefined,
+      tasks: boardTasks(await this.options.listState()),
+      questions: [...this.questions.values()].map(({ id, question, options }) => ({ id, question, options })),
+    };
+    const now = state.tasks.filter((task) => task.status === 'in_progress').length;
+    return {
+      content: [
+        {
+          type: 'text',
+          text: `${state.tasks.length} tasks, ${now} in progress, ${state.questions.length} open questions`,
+        },
+      ],
+      structuredContent: state as unknown as Record<string, unknown>,
+    };
+  }
+
+  /** Tells the app the list or the questions changed. */
+  changed(): void {
+    this.version += 1;
+    for (const wake of [...this.waiting]) wake();
+  }
+
+  /** Whether the client renders apps and the app is offered. */
+  get offered(): boolean {
+    return this.enabled;
+  }
+
+  /** The app's answerer: asks in the app while it is open (it asked for the state lately). */
+  answerer(): Answerer {
+    return () => {
+      if (!this.enabled || Date.now() - this.watchedAt > WATCHING_MS) return undefined;
+      const asker: Asker = (question, options, signal) =>
+        new Promise<string | undefined>((resolve, reject) => {
+          const id = randomUUID();
+          const done = () => {
+            this.questions.delete(id);
+            signal.removeEventListener('abort', onAbort);
+            this.changed();
+          };
+          const onAbort = () => {
+            done();
+            reject(signal.reason);
+          };
+          this.questions.set(id, {
+            id,
+            question,
+            options,
+            resolve: (answer) => {
+              done();
+              resolve(answer);
+            },
+            reject: (reason) => {
+              done();
+              reject(reason);
+            },
+          });
+          signal.addEventListener('abort', onAbort, { once: true });
+          this.changed();
+        });
+      return asker;
+    };
+  }
+
+  /** Registers the tools and enables them with the resource link, for a client that renders apps. */
+  mount(server: McpServer, linked: RegisteredTool[]): { enable(): void } {
+    const appOnly = { ui: { visibility: ['app'] } };
+    const tools = [
+      server.registerTool(
+        'board_state',
+        {
+          title: 'Board state',
+          description:
+            'For the board app: the list and the open questions; with `after`, waits until they change after that version.',
+          inputSchema: INPUT.state,
+          _meta: appOnly,
+          annotations: { readOnlyHint: true, openWorldHint: false },
+        },
+        (async (args: Record<string, unknown>, extra: { signal?: AbortSignal }) => {
+          const after = args?.after;
+          if (after !== undefined && !Number.isSafeInteger(after)) {
+            return error(`after: expected the version the app drew (a whole number), received ${shown(after)}`);
+          }
+          return this.state(after as number | undefined, extra?.signal);
+        }) as never,
+      ),
+      server.registerTool(
+        'board_set_status',
+        {
+          title: 'Set a task status',
+          description: "For the board app: changes a task's status, through the task tools' own checks.",
+          inputSchema: INPUT.setStatus,
+          _meta: appOnly,
+          annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        },
+        (async (args: Record<string, unknown>) => {
+          const setStatus = this.options.setStatus;
+          if (!setStatus)
+            return error(
+              'this list is todo_write, which the model replaces whole; its items are not changed one by one',
+            );
+          const { taskId, status } = args ?? {};
+          if (typeof taskId !== 'string' || !/^[1-9][0-9]{0,15}$/.test(taskId)) {
+            return error(`taskId: expected a task id such as "1", received ${shown(taskId)}`);
+          }
+          if (typeof status !== 'string' || !STATUSES.includes(status)) {
+            return error(`status: expected one of ${STATUSES.join(', ')}, received ${shown(status)}`);
+          }
+          const answer = await setStatus(taskId, status);
+          return { content: [{ type: 'text', text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
+        }) as never,
+      ),
+      server.registerTool(
+        'board_answer',
+        {
+          title: 'Answer a question',
+          description: 'For the board app: answers (or declines) an open question; the first answer anywhere wins.',
+          inputSchema: INPUT.answer,
+          _meta: appOnly,
+          annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+        },
+        (async (args: Record<string, unknown>) => {
+          const { questionId, answer, decline } = args ?? {};
+          const pending = typeof questionId === 'string' ? this.questions.get(questionId) : undefined;
+          if (!pending)
+            return error(
+              `questionId: expected an open question's id, received ${shown(questionId)} (answered or withdrawn already?)`,
+            );
+          if (decline === true) {
+            pending.reject(new AskError('declined'));
+            return { content: [{ type: 'text', text: 'Declined' }] };
+          }
+          if (typeof answer !== 'string' || answer.length > 10_000) {
+            return error(`answer: expected the answer (text of at most 10000 characters), received ${shown(answer)}`);
+          }
+          pending.resolve(answer.trim() === '' ? undefined : answer);
+          return { content: [{ type: 'text', text: 'Answered' }] };
+        }) as never,
+      ),
+    ];
+    const resource = server.registerResource(
+      'board-app',
+      BOARD_APP_URI,
+      { title: 'Task board', description: 'The task list as a live board (an MCP App).', mimeType: APP_MIME_TYPE },
+      async () => this.read(),
+    );
+    for (const tool of tools) tool.disable();
+    resource.disable();
+    return {
+      enable: () => {
+        this.enabled = true;
+        for (const tool of tools) tool.enable();
+        resource.enable();
+        const link = { ui: { resourceUri: BOARD_APP_URI }, [LEGACY_RESOURCE_KEY]: BOARD_APP_URI };
+        for (const tool of linked) tool.update({ _meta: { ...(tool._meta ?? {}), ...link } });
+      },
+    };
+  }
+
+  /** The resource: the app's HTML, with its CSP (no network beyond the host bridge) and border preference. */
+  read(): { contents: { uri: string; mimeType: string; text: string; _meta: Record<string, unknown> }[] } {
+    return {
+      contents: [
+        {
+          uri: BOARD_APP_URI,
+          mimeType: APP_MIME_TYPE,
+          text: appHtml(),
+          _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
+        },
+      ],
+    };
+  }
+}
