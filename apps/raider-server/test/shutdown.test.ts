@@ -73,13 +73,14 @@ describe('shutdown', () => {
     const call = client.callTool({ name: 'ask_user', arguments: { question: 'Deploy now?' } });
     await questionArrived;
     const started = Date.now();
+    const exited = once(child, 'exit');
     child.kill('SIGTERM');
     const result = await call;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
       'The question was withdrawn: the server is shutting down. Decide for yourself, go on, and say in your reply what you assumed.',
     );
-    const [code] = await once(child, 'exit');
+    const [code] = await exited;
     expect(code).toBe(0);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(cancelled()).toBe(true);
@@ -151,9 +152,11 @@ describe('shutdown', () => {
     );
     // Terminate once the first call is answered, the others in flight or queued, however busy the machine.
     await expect.poll(() => settled, { timeout: 30_000, interval: 2 }).toBeGreaterThan(0);
+    // Listen for the exit before the signal: it may come while the calls are still settling.
+    const exited = once(child, 'exit');
     child.kill('SIGTERM');
     const texts = await Promise.all(calls);
-    const [code] = await once(child, 'exit');
+    const [code] = await exited;
     expect(code).toBe(0);
     const answered = texts.filter((text) => /^Task #\d+ created successfully: H\d+$/.test(text));
     // Calls refused at the door say so (503); none is left without an answer.
