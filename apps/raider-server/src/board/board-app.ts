@@ -8,16 +8,16 @@
  * A client without the extension sees none of it: the tools and the resource stay disabled, and
  * task_list carries no `_meta`.
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type Answerer, AskError, type Asker } from '@raider/ask-tools';
+import { type Answerer, AskError } from '@raider/ask-tools';
 import { z } from 'zod';
-import type { AppQuestion, AppState } from '../../board-app/app-state.js';
+import type { AppState } from '../../board-app/app-state.js';
 import type { Family } from '../types.js';
 import { boardTasks } from './board.js';
+import { type PendingQuestion, pageAsker } from './pending-question.js';
 import { PACKAGE_DIR } from './routes.js';
 
 /** The app's resource. */
@@ -57,10 +57,7 @@ export interface BoardAppOptions {
   setStatus: ((taskId: string, status: string) => Promise<{ text: string; isError: boolean }>) | undefined;
 }
 
-interface Pending extends AppQuestion {
-  resolve: (answer: string | undefined) => void;
-  reject: (error: unknown) => void;
-}
+type Pending = PendingQuestion;
 
 const STATUSES = ['pending', 'in_progress', 'completed'];
 
@@ -163,34 +160,11 @@ export class BoardApp {
   answerer(): Answerer {
     return () => {
       if (!this.enabled || Date.now() - this.watchedAt > WATCHING_MS) return undefined;
-      const asker: Asker = (question, options, signal) =>
-        new Promise<string | undefined>((resolve, reject) => {
-          const id = randomUUID();
-          const done = () => {
-            this.questions.delete(id);
-            signal.removeEventListener('abort', onAbort);
-            this.changed();
-          };
-          const onAbort = () => {
-            done();
-            reject(signal.reason);
-          };
-          this.questions.set(id, {
-            id,
-            question,
-            options,
-            resolve: (answer) => {
-              done();
-              resolve(answer);
-            },
-            reject: (reason) => {
-              done();
-              reject(reason);
-            },
-          });
-          signal.addEventListener('abort', onAbort, { once: true });
-          this.changed();
-        });
+      const asker = pageAsker(
+        this.questions,
+        () => this.changed(),
+        () => ({}),
+      );
       return asker;
     };
   }

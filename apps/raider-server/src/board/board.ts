@@ -3,18 +3,15 @@
  * the running work and the open questions, updated through server-sent events, and answers
  * questions when a person has it open.
  */
-import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { type Answerer, AskError, type Asker } from '@raider/ask-tools';
+import { type Answerer, AskError } from '@raider/ask-tools';
 import type { Conversation } from '../conversation/conversation.js';
 import type { BoardAnswer, BoardList, BoardQuestion, BoardState, BoardTask } from './board-state.js';
+import { type PendingQuestion, pageAsker } from './pending-question.js';
 
 export type { BoardAnswer, BoardList, BoardQuestion, BoardState, BoardTask };
 
-interface Pending extends BoardQuestion {
-  resolve: (answer: string | undefined) => void;
-  reject: (error: unknown) => void;
-}
+type Pending = BoardQuestion & PendingQuestion;
 
 type Task = Record<string, unknown>;
 
@@ -144,35 +141,11 @@ export class Board {
   answerer(list: () => string): Answerer {
     return () => {
       if (!this.open) return undefined;
-      const asker: Asker = (question, options, signal) =>
-        new Promise<string | undefined>((resolve, reject) => {
-          const id = randomUUID();
-          const done = () => {
-            this.questions.delete(id);
-            signal.removeEventListener('abort', onAbort);
-            this.changed();
-          };
-          const onAbort = () => {
-            done();
-            reject(signal.reason);
-          };
-          this.questions.set(id, {
-            id,
-            list: list(),
-            question,
-            options,
-            resolve: (answer) => {
-              done();
-              resolve(answer);
-            },
-            reject: (error) => {
-              done();
-              reject(error);
-            },
-          });
-          signal.addEventListener('abort', onAbort, { once: true });
-          this.changed();
-        });
+      const asker = pageAsker(
+        this.questions,
+        () => this.changed(),
+        () => ({ list: list() }),
+      );
       return asker;
     };
   }

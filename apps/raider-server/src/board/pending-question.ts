@@ -1,0 +1,55 @@
+/**
+ * A question asked in a page (the web board, the board app) and waiting there for a person: the
+ * one way both ask, so an answer, a decline and a withdrawal end it alike.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Asker } from '@raider/ask-tools';
+
+/** A question open in a page, as the page shows it, and how the page ends it. */
+export interface PendingQuestion {
+  id: string;
+  question: string;
+  options: string[];
+  resolve: (answer: string | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * An asker that puts each question into `open` (keyed by a new id, with `extra` fields) until it is
+ * answered, declined, or withdrawn through its signal; `changed` is called whenever `open` changes.
+ */
+export function pageAsker<Q extends PendingQuestion>(
+  open: Map<string, Q>,
+  changed: () => void,
+  extra: () => Omit<Q, keyof PendingQuestion>,
+): Asker {
+  return (question, options, signal) =>
+    new Promise<string | undefined>((resolve, reject) => {
+      const id = randomUUID();
+      const done = () => {
+        open.delete(id);
+        signal.removeEventListener('abort', onAbort);
+        changed();
+      };
+      const onAbort = () => {
+        done();
+        reject(signal.reason);
+      };
+      open.set(id, {
+        ...extra(),
+        id,
+        question,
+        options,
+        resolve: (answer: string | undefined) => {
+          done();
+          resolve(answer);
+        },
+        reject: (reason: unknown) => {
+          done();
+          reject(reason);
+        },
+      } as Q);
+      signal.addEventListener('abort', onAbort, { once: true });
+      changed();
+    });
+}
