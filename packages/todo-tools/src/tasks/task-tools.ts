@@ -355,7 +355,10 @@ export class TaskTools {
     this.options.onUpdate?.(this.tasks());
     const onChange = this.options.onChange;
     if (!onChange) return;
-    if (changed === true) return onChange({ put: this.tasks(), removed: [], whole: true });
+    if (changed === true) {
+      onChange({ put: this.tasks(), removed: [], whole: true });
+      return;
+    }
     const put: TaskItem[] = [];
     const removed: string[] = [];
     for (const id of changed) {
