@@ -113,11 +113,11 @@ export function createConversation(options: ConversationOptions): Conversation {
     resources.notify(uri);
     app.changed();
   };
-  // The board app, offered only to a client that announces MCP Apps (the others see today's tools).
-  const offer = app.mount(server, listTools);
+  // The board app, offered only to a client that announces MCP Apps (the others see today's tools,
+  // and pay nothing for it: its tools are registered only then).
   server.server.oninitialized = () => {
     if (options.boardApp === false || !rendersApps(server.server.getClientCapabilities())) return;
-    offer.enable();
+    app.mount(server, listTools).enable();
     resources.addReader(BOARD_APP_URI, async () => app.read());
     log.debug('the client renders MCP Apps: the board app is offered');
   };
