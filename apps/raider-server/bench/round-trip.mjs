@@ -289,15 +289,19 @@ async function idleSessions() {
     met: raider.heap <= 100 ? 'met' : 'NOT met',
   });
 
-  // 100 sessions x 100 calls: no error, and the memory after the second 50 calls as after the first.
-  const busy = await openSessions(raider.url, 100, (client) => client.callTool({ name: 'task_list', arguments: {} }));
+  // 100 sessions x 100 calls that do not grow the lists (a status flipped): no error, and the memory
+  // after the second 50 calls as after the first (no leak per call).
+  const busy = await openSessions(raider.url, 100, (client) =>
+    client.callTool({ name: 'task_create', arguments: { subject: 'Flip me', description: '' } }),
+  );
   let errors = 0;
   const calls = async (n) =>
     Promise.all(
-      busy.map(async (client, s) => {
+      busy.map(async (client) => {
         for (let i = 0; i < n; i += 1) {
+          const status = i % 2 ? 'pending' : 'in_progress';
           const result = await client
-            .callTool({ name: 'task_create', arguments: { subject: `s${s}-${i}`, description: '' } })
+            .callTool({ name: 'task_update', arguments: { taskId: '1', status } })
             .catch(() => ({ isError: true }));
           if (result.isError) errors += 1;
         }

@@ -39,7 +39,8 @@ export interface ToolAnswer {
 /**
  * What changed in a task list (TodoTools' `onChange`): the tasks put (created or changed), as they
  * are now, and the ids removed. `whole` is true when the list was read whole (another process's
- * changes could not be told apart), and `put` is then the whole list.
+ * changes could not be told apart), and `put` is then the whole list. `put` is copied when first
+ * read: read it in the callback (an observer that does not read it pays nothing for it).
  */
 export interface TaskListChange {
   put: TaskItem[];

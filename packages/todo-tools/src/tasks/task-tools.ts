@@ -359,14 +359,22 @@ export class TaskTools {
       onChange({ put: this.tasks(), removed: [], whole: true });
       return;
     }
-    const put: TaskItem[] = [];
-    const removed: string[] = [];
-    for (const id of changed) {
-      const task = this.list.get(id);
-      if (task) put.push(toItem(task));
-      else removed.push(id);
-    }
-    onChange({ put, removed, whole: false });
+    const removed = [...changed].filter((id) => !this.list.get(id));
+    // The tasks put are copied only when the observer reads them (a server that only needs to
+    // know that something changed pays nothing for the copies).
+    let put: TaskItem[] | undefined;
+    const list = this.list;
+    onChange({
+      get put() {
+        put ??= [...changed].flatMap((id) => {
+          const task = list.get(id);
+          return task ? [toItem(task)] : [];
+        });
+        return put;
+      },
+      removed,
+      whole: false,
+    });
   }
 
   /** Brings the list in memory up to the store's latest sequence; returns what changed. */
