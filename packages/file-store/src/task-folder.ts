@@ -12,20 +12,7 @@
  * (Claude Code itself, a teammate) changes without the journal are noticed by a watch on the
  * folder, and a task created that way is found under the lock before a new id is handed out.
  */
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  utimesSync,
-  watch,
-} from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   ListStore,
@@ -35,15 +22,17 @@ import type {
   TaskRecord,
   TaskStore,
   TaskTransaction,
+  TaskWrite,
   TodoSnapshot,
   TodoWriteState,
   Transaction,
 } from '@raider/todo-tools';
-import lockfile from 'proper-lockfile';
 import { ChangeJournal } from './change-journal.js';
 import { codeOf, replaceFile, syncFolder, temporaryOwner, temporaryPath, writeDurably } from './durable-write.js';
 import { ListFileError } from './errors.js';
 import { FOLDER_FILES } from './folder-files.js';
+import { FolderWatch } from './folder-watch.js';
+import { exists, ListLock } from './list-lock.js';
 import { readRegular, signatureOf } from './regular-file.js';
 import { formatTaskFile, parseTaskFile, taskIdOf } from './task-file.js';
 import { migrateV1 } from './v1-migration.js';
@@ -83,16 +72,6 @@ export interface TaskFolder {
   close(): void;
 }
 
-/** True when `path` exists. */
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** True while process `pid` runs (on this machine). */
 function alive(pid: number): boolean {
   try {
@@ -103,19 +82,265 @@ function alive(pid: number): boolean {
   }
 }
 
-// One transaction at a time per folder within this process (the lock orders processes).
-const inProcess = new Map<string, Promise<unknown>>();
+/** A file prepared for a commit: written whole and fsynced under a temporary name. */
+interface Prepared {
+  temporary: string;
+  name: string;
+  signature: string;
+}
 
-/** Runs `fn` after every earlier transaction of this process on `folder`. */
-function queued<T>(folder: string, fn: () => Promise<T>): Promise<T> {
-  const previous = inProcess.get(folder) ?? Promise.resolve();
-  const run = previous.then(fn);
-  const tail = run.catch(() => undefined);
-  inProcess.set(folder, tail);
-  void tail.then(() => {
-    if (inProcess.get(folder) === tail) inProcess.delete(folder);
-  });
-  return run;
+/** The task store of one holder of a list folder. */
+class FolderTaskStore implements TaskStore {
+  private readonly journal: ChangeJournal;
+  /** Versions of the task files this holder read or wrote (to tell its own writes from others'). */
+  private readonly known = new Map<string, string>();
+  /** The highest id this holder knows of (a task, a bad file, the high-water mark). */
+  private highestId = 0;
+  private storedHighWaterMark = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly lock: ListLock,
+    private readonly folderWatch: FolderWatch,
+    private readonly ready: () => Promise<void>,
+    private readonly options: { maxDepth: number; keepChanges: number; report: (message: string) => void },
+  ) {
+    this.journal = new ChangeJournal(join(path, FOLDER_FILES.journal), options.keepChanges);
+  }
+
+  async load(): Promise<TaskListSnapshot> {
+    await this.ready();
+    return this.loadAll();
+  }
+
+  async changesSince(seq: number): Promise<TaskDelta | undefined> {
+    await this.ready();
+    return seq < 0 ? undefined : this.deltaSince(seq, false);
+  }
+
+  async transact<R>(seq: number, fn: (catchUp: TaskCatchUp) => Promise<TaskTransaction<R>>) {
+    await this.ready();
+    return this.lock.run(async () => {
+      const catchUp = (seq >= 0 ? this.deltaSince(seq, true) : undefined) ?? this.loadAll();
+      const { write, result } = await fn(catchUp);
+      if (write && (write.put.length || write.removed.length)) this.commit(write);
+      return { result, seq: this.journal.seq };
+    });
+  }
+
+  watch(onChange: () => void): () => void {
+    return this.folderWatch.add(onChange);
+  }
+
+  private file(name: string): string {
+    return join(this.path, name);
+  }
+
+  /** Reads one task file: its record, or undefined when it is gone or cannot be read (then reported). */
+  private readTask(id: string): TaskRecord | undefined {
+    const name = `${id}.json`;
+    this.highestId = Math.max(this.highestId, Number(id));
+    let content: ReturnType<typeof readRegular>;
+    try {
+      content = readRegular(this.file(name));
+    } catch (error) {
+      this.options.report(
+        `${this.file(name)}: ${error instanceof Error ? error.message : String(error)}; left as it is`,
+      );
+      this.known.delete(name);
+      return undefined;
+    }
+    if (!content) {
+      this.known.delete(name);
+      return undefined;
+    }
+    this.known.set(name, content.signature);
+    const record = parseTaskFile(content.text, id, this.options.maxDepth);
+    if (typeof record === 'string') {
+      this.options.report(`${this.file(name)}: ${record}; left as it is, and out of the list`);
+      return undefined;
+    }
+    return record;
+  }
+
+  /** `.highwatermark`, read again only when it may have changed. */
+  private readHighWaterMark(): number {
+    if (!this.folderWatch.highWaterMarkDirty) return this.storedHighWaterMark;
+    this.folderWatch.highWaterMarkDirty = !this.folderWatch.active;
+    const path = this.file(FOLDER_FILES.highWaterMark);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.storedHighWaterMark;
+      throw new ListFileError(`${path}: cannot be read (${codeOf(error)})`);
+    }
+    const value = Number(text.trim());
+    if (Number.isSafeInteger(value) && value >= 0) this.storedHighWaterMark = Math.max(this.storedHighWaterMark, value);
+    else this.options.report(`${path}: expected a whole number; left as it is`);
+    return this.storedHighWaterMark;
+  }
+
+  private refreshJournal(): void {
+    try {
+      this.journal.refresh();
+    } catch (error) {
+      throw new ListFileError(`${this.journal.path}: cannot be read (${codeOf(error)})`);
+    }
+  }
+
+  /** The high-water mark as this holder knows it: the file's, the feed's, the highest id seen. */
+  private highWaterMark(): number {
+    return Math.max(this.readHighWaterMark(), this.journal.highWaterMark, this.highestId);
+  }
+
+  /** The whole list, read from the folder (a holder's first call, a reload). */
+  private loadAll(): TaskListSnapshot {
+    this.refreshJournal();
+    const seq = this.journal.seq;
+    this.folderWatch.start();
+    let names: string[];
+    try {
+      names = readdirSync(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new ListFileError(`${this.path}: cannot be read (${codeOf(error)})`);
+      }
+      names = [];
+    }
+    this.folderWatch.dirty.clear();
+    const tasks: TaskRecord[] = [];
+    for (const name of names) {
+      const id = taskIdOf(name);
+      if (id) {
+        const record = this.readTask(id);
+        if (record) tasks.push(record);
+        continue;
+      }
+      // A temporary file a killed writer left: removed once its process is gone.
+      const owner = temporaryOwner(name);
+      if (owner !== undefined && owner !== process.pid && !alive(owner)) rmSync(this.file(name), { force: true });
+    }
+    tasks.sort((a, b) => Number(a.id) - Number(b.id));
+    this.folderWatch.highWaterMarkDirty = true;
+    return { tasks, highWaterMark: this.highWaterMark(), seq };
+  }
+
+  /**
+   * What changed after `seq`: the ids the journal names, the task files a watch saw change (other
+   * writers), and, under the lock, tasks created beyond the highest id known. Undefined when the
+   * journal does not reach back to `seq`.
+   */
+  private deltaSince(seq: number, underLock: boolean): TaskDelta | undefined {
+    this.refreshJournal();
+    const fromJournal = this.journal.since(seq);
+    if (!fromJournal) return undefined;
+    const ids = fromJournal.ids;
+    for (const id of this.changedElsewhere()) ids.add(id);
+    if (underLock) for (const id of this.createdElsewhere()) ids.add(id);
+    const put: TaskRecord[] = [];
+    const removed: string[] = [];
+    for (const id of ids) {
+      const record = this.readTask(id);
+      if (record) put.push(record);
+      else removed.push(id);
+    }
+    return { seq: this.journal.seq, put, removed, highWaterMark: this.highWaterMark() };
+  }
+
+  /** The ids of the task files the watch saw change that this holder did not write (as it last saw them). */
+  private changedElsewhere(): string[] {
+    const ids: string[] = [];
+    for (const name of this.folderWatch.dirty) {
+      this.folderWatch.dirty.delete(name);
+      let signature: string | undefined;
+      try {
+        signature = signatureOf(statSync(this.file(name)));
+      } catch {
+        signature = undefined;
+      }
+      if (signature !== this.known.get(name)) ids.push(taskIdOf(name) as string);
+    }
+    return ids;
+  }
+
+  /**
+   * Tasks created beyond the highest id known (by Claude Code, or another writer without the
+   * journal, under this same lock): a new id must be above them. Usually one failed stat.
+   */
+  private createdElsewhere(): string[] {
+    const ids: string[] = [];
+    for (
+      let next = Math.max(this.highestId, this.readHighWaterMark()) + 1;
+      exists(this.file(`${next}.json`));
+      next += 1
+    ) {
+      ids.push(String(next));
+    }
+    return ids;
+  }
+
+  /** Commits a write (under the lock): temporary files first, then renames, removals, the journal line, one folder fsync. */
+  private commit(write: TaskWrite): void {
+    const highWaterMark = Math.max(write.highWaterMark, ...write.removed.map(Number));
+    const prepared = this.prepare(write, highWaterMark);
+    let renamed = 0;
+    try {
+      for (const { temporary, name, signature } of prepared) {
+        renameSync(temporary, this.file(name));
+        renamed += 1;
+        // A rename keeps the file's inode, size and mtime: its signature is the temporary's.
+        if (name !== FOLDER_FILES.highWaterMark) this.known.set(name, signature);
+      }
+      for (const id of write.removed) {
+        unlinkSync(this.file(`${id}.json`));
+        this.known.delete(`${id}.json`);
+      }
+      if (prepared.some(({ name }) => name === FOLDER_FILES.highWaterMark)) this.storedHighWaterMark = highWaterMark;
+      this.journal.append({
+        seq: this.journal.seq + 1,
+        put: write.put.map((record) => record.id),
+        removed: [...write.removed],
+        highWaterMark,
+      });
+      syncFolder(this.path);
+    } catch (error) {
+      for (const { temporary } of prepared) rmSync(temporary, { force: true });
+      throw new ListFileError(
+        renamed === 0
+          ? `${this.path}: could not be saved (${codeOf(error)}); nothing was changed`
+          : `${this.path}: the change was not saved whole (${codeOf(error)}); it is not acknowledged`,
+      );
+    }
+    for (const record of write.put) this.highestId = Math.max(this.highestId, Number(record.id));
+    this.journal.compactIfNeeded();
+  }
+
+  /**
+   * Writes every file of `write` under a temporary name, whole and fsynced, before any becomes
+   * visible: when one cannot be written (a full disk), none is, and nothing changed.
+   */
+  private prepare(write: TaskWrite, highWaterMark: number): Prepared[] {
+    const files = write.put.map((record) => ({ name: `${record.id}.json`, data: formatTaskFile(record) }));
+    // Claude Code takes a new id above the highest file name and the high-water mark: once the
+    // highest tasks are gone only the mark keeps their ids from coming back.
+    const highestStays = !write.removed.includes(String(highWaterMark)) && exists(this.file(`${highWaterMark}.json`));
+    if (write.removed.length && highWaterMark > this.readHighWaterMark() && !highestStays) {
+      files.push({ name: FOLDER_FILES.highWaterMark, data: String(highWaterMark) });
+    }
+    const prepared: Prepared[] = [];
+    try {
+      for (const { name, data } of files) {
+        const entry = { temporary: temporaryPath(this.file(name)), name, signature: '' };
+        prepared.push(entry);
+        entry.signature = signatureOf(writeDurably(entry.temporary, Buffer.from(data, 'utf8')));
+      }
+    } catch (error) {
+      for (const { temporary } of prepared) rmSync(temporary, { force: true });
+      throw new ListFileError(`${this.path}: could not be saved (${codeOf(error)}); nothing was changed`);
+    }
+    return prepared;
+  }
 }
 
 /**
@@ -124,359 +349,29 @@ function queued<T>(folder: string, fn: () => Promise<T>): Promise<T> {
  * left untouched, and its id never handed out again; the rest of the list works.
  */
 export function openTaskFolder(path: string, options: TaskFolderOptions = {}): TaskFolder {
-  const stale = Math.max(2000, options.staleMs ?? 10_000);
+  const lock = new ListLock(path, Math.max(2000, options.staleMs ?? 10_000));
+  const folderWatch = new FolderWatch(path, options.watch !== false);
   const maxDepth = options.maxMetadataDepth ?? 32;
-  const report = options.onProblem ?? (() => {});
-  const journal = new ChangeJournal(join(path, FOLDER_FILES.journal), Math.max(1, options.keepChanges ?? 1000));
-  const file = (name: string) => join(path, name);
-
-  /** Versions of the task files this holder read or wrote (to tell its own writes from others'). */
-  const known = new Map<string, string>();
-  /** Task files a watch saw change, not yet looked at. */
-  const dirty = new Set<string>();
-  /** The highest id this holder knows of (a task, a bad file, the high-water mark). */
-  let highestId = 0;
-  let storedHighWaterMark = 0;
-  let highWaterMarkDirty = true;
-  const listeners = new Set<() => void>();
-  let watcher: ReturnType<typeof watch> | undefined;
-  let wakeUp: NodeJS.Timeout | undefined;
-
-  const startWatching = () => {
-    if (watcher || options.watch === false) return;
-    try {
-      // The folder is watched from the holder's first look, before its first task exists.
-      mkdirSync(path, { recursive: true });
-      watcher = watch(path, { persistent: false }, (_event, name) => {
-        const fileName = name?.toString();
-        if (!fileName) return;
-        if (taskIdOf(fileName)) dirty.add(fileName);
-        else if (fileName === FOLDER_FILES.highWaterMark) highWaterMarkDirty = true;
-        else if (fileName.startsWith('.') && fileName.endsWith('.tmp')) return;
-        if (listeners.size && !wakeUp) {
-          wakeUp = setTimeout(() => {
-            wakeUp = undefined;
-            for (const listener of listeners) listener();
-          }, 5);
-          wakeUp.unref();
-        }
-      });
-      watcher.on('error', () => {
-        watcher?.close();
-        watcher = undefined;
-      });
-    } catch {
-      // A folder that cannot be watched: changes made elsewhere show at the next journal read.
-      watcher = undefined;
-    }
-  };
-
-  /** Reads one task file: its record, or undefined when it is gone or cannot be read (then reported). */
-  const readTask = (id: string): TaskRecord | undefined => {
-    const name = `${id}.json`;
-    highestId = Math.max(highestId, Number(id));
-    let content: ReturnType<typeof readRegular>;
-    try {
-      content = readRegular(file(name));
-    } catch (error) {
-      report(`${file(name)}: ${error instanceof Error ? error.message : String(error)}; left as it is`);
-      known.delete(name);
-      return undefined;
-    }
-    if (!content) {
-      known.delete(name);
-      return undefined;
-    }
-    known.set(name, content.signature);
-    const record = parseTaskFile(content.text, id, maxDepth);
-    if (typeof record === 'string') {
-      report(`${file(name)}: ${record}; left as it is, and out of the list`);
-      return undefined;
-    }
-    return record;
-  };
-
-  const readHighWaterMark = (): number => {
-    if (!highWaterMarkDirty) return storedHighWaterMark;
-    highWaterMarkDirty = !watcher;
-    let text: string;
-    try {
-      text = readFileSync(file(FOLDER_FILES.highWaterMark), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return storedHighWaterMark;
-      throw new ListFileError(`${file(FOLDER_FILES.highWaterMark)}: cannot be read (${codeOf(error)})`);
-    }
-    const value = Number(text.trim());
-    if (Number.isSafeInteger(value) && value >= 0) storedHighWaterMark = Math.max(storedHighWaterMark, value);
-    else report(`${file(FOLDER_FILES.highWaterMark)}: expected a whole number; left as it is`);
-    return storedHighWaterMark;
-  };
-
-  const refreshJournal = () => {
-    try {
-      journal.refresh();
-    } catch (error) {
-      throw new ListFileError(`${journal.path}: cannot be read (${codeOf(error)})`);
-    }
-  };
-
-  /** The whole list, read from the folder (a holder's first call, a reload). */
-  const loadAll = (): TaskListSnapshot => {
-    refreshJournal();
-    const seq = journal.seq;
-    startWatching();
-    let names: string[];
-    try {
-      names = readdirSync(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new ListFileError(`${path}: cannot be read (${codeOf(error)})`);
-      }
-      names = [];
-    }
-    dirty.clear();
-    const tasks: TaskRecord[] = [];
-    for (const name of names) {
-      const id = taskIdOf(name);
-      if (id) {
-        const record = readTask(id);
-        if (record) tasks.push(record);
-        continue;
-      }
-      // A temporary file a killed writer left: removed once its process is gone.
-      const owner = temporaryOwner(name);
-      if (owner !== undefined && owner !== process.pid && !alive(owner)) rmSync(file(name), { force: true });
-    }
-    tasks.sort((a, b) => Number(a.id) - Number(b.id));
-    highWaterMarkDirty = true;
-    const highWaterMark = Math.max(readHighWaterMark(), journal.highWaterMark, highestId);
-    return { tasks, highWaterMark, seq };
-  };
-
-  /**
-   * What changed after `seq`: the ids the journal names, the task files a watch saw change (other
-   * writers), and, under the lock, tasks created beyond the highest id known. Undefined when the
-   * journal does not reach back to `seq`.
-   */
-  const deltaSince = (seq: number, underLock: boolean): TaskDelta | undefined => {
-    refreshJournal();
-    const fromJournal = journal.since(seq);
-    if (!fromJournal) return undefined;
-    const ids = fromJournal.ids;
-    for (const name of dirty) {
-      dirty.delete(name);
-      const id = taskIdOf(name) as string;
-      let signature: string | undefined;
-      try {
-        signature = signatureOf(statSync(file(name)));
-      } catch {
-        signature = undefined;
-      }
-      if (signature !== known.get(name)) ids.add(id);
-    }
-    if (underLock) {
-      // Claude Code (or another writer without the journal) may have created tasks under this
-      // lock: a new id must be above them. Usually one failed stat.
-      for (let next = Math.max(highestId, readHighWaterMark()) + 1; ; next += 1) {
-        try {
-          statSync(file(`${next}.json`));
-        } catch {
-          break;
-        }
-        ids.add(String(next));
-      }
-    }
-    const put: TaskRecord[] = [];
-    const removed: string[] = [];
-    for (const id of ids) {
-      const record = readTask(id);
-      if (record) put.push(record);
-      else removed.push(id);
-    }
-    const highWaterMark = Math.max(readHighWaterMark(), journal.highWaterMark, highestId);
-    return { seq: journal.seq, put, removed, highWaterMark };
-  };
-
-  // The folder and its `.lock` file exist once made (made again if someone removed them).
-  let prepared = false;
-  const prepareFolder = () => {
-    if (prepared && exists(file(FOLDER_FILES.lock))) return;
-    try {
-      mkdirSync(path, { recursive: true });
-      closeSync(openSync(file(FOLDER_FILES.lock), 'a'));
-      prepared = true;
-    } catch (error) {
-      throw new ListFileError(`${path}: cannot be created (${codeOf(error)}); nothing was changed`);
-    }
-  };
-
-  /**
-   * Takes proper-lockfile's lock on `.lock` (the folder `.lock.lock`, as Claude Code takes it).
-   * When it is free, one mkdir takes it (the same lock on disk that proper-lockfile makes, its
-   * mtime kept fresh while held); when it is held, proper-lockfile waits for it with retries and
-   * takes over a stale one. Resolves to its release.
-   */
-  const takeLock = async (onCompromised: (error: Error) => void): Promise<() => void | Promise<void>> => {
-    const lockDir = `${file(FOLDER_FILES.lock)}.lock`;
-    try {
-      mkdirSync(lockDir);
-      // Held longer than half the stale time (a slow hook): its mtime is refreshed, as proper-lockfile does.
-      const refresh = setInterval(() => {
-        try {
-          const now = new Date();
-          utimesSync(lockDir, now, now);
-        } catch (error) {
-          onCompromised(error as Error);
-        }
-      }, stale / 2);
-      refresh.unref();
-      return () => {
-        clearInterval(refresh);
-        rmdirSync(lockDir);
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new ListFileError(`${path}: cannot take the list lock (${codeOf(error)})`);
-      }
-    }
-    return lockfile
-      .lock(file(FOLDER_FILES.lock), {
-        realpath: false,
-        stale,
-        onCompromised,
-        retries: { retries: 1000, factor: 1, minTimeout: 5, maxTimeout: 40, randomize: true },
-      })
-      .catch((error: Error) => {
-        throw new ListFileError(`${path}: cannot take the list lock (${error.message})`);
-      });
-  };
-
-  /** Runs `fn` holding the list lock (and this process's queue for the folder). */
-  const locked = <T>(fn: () => Promise<T>): Promise<T> =>
-    queued(path, async () => {
-      prepareFolder();
-      let compromised: Error | undefined;
-      const release = await takeLock((error) => {
-        compromised = error;
-      });
-      try {
-        const result = await fn();
-        if (compromised) throw new ListFileError(`${path}: the lock was lost (${compromised.message})`);
-        return result;
-      } finally {
-        try {
-          await release();
-        } catch {
-          // A lock that was taken over is not ours to release.
-        }
-      }
-    });
-
-  /** Commits a write (under the lock): temporary files first, then renames, removals, the journal line, one folder fsync. */
-  const commit = (put: readonly TaskRecord[], removed: readonly string[], highWaterMark: number): void => {
-    const prepared: { temporary: string; name: string; signature: string }[] = [];
-    const writes: { name: string; data: Buffer }[] = put.map((record) => ({
-      name: `${record.id}.json`,
-      data: Buffer.from(formatTaskFile(record), 'utf8'),
-    }));
-    const newHighWaterMark = Math.max(highWaterMark, ...removed.map(Number));
-    // Claude Code takes a new id above the highest file name and the high-water mark: once the
-    // highest tasks are gone only the mark keeps their ids from coming back.
-    const highestStays = !removed.includes(String(newHighWaterMark)) && exists(file(`${newHighWaterMark}.json`));
-    if (removed.length && newHighWaterMark > readHighWaterMark() && !highestStays) {
-      writes.push({ name: FOLDER_FILES.highWaterMark, data: Buffer.from(String(newHighWaterMark), 'utf8') });
-    }
-    try {
-      for (const { name, data } of writes) {
-        const temporary = temporaryPath(file(name));
-        const entry = { temporary, name, signature: '' };
-        prepared.push(entry);
-        entry.signature = signatureOf(writeDurably(temporary, data));
-      }
-    } catch (error) {
-      for (const { temporary } of prepared) rmSync(temporary, { force: true });
-      throw new ListFileError(`${path}: could not be saved (${codeOf(error)}); nothing was changed`);
-    }
-    const entry = {
-      seq: journal.seq + 1,
-      put: put.map((record) => record.id),
-      removed: [...removed],
-      highWaterMark: newHighWaterMark,
-    };
-    let renamed = 0;
-    try {
-      for (const { temporary, name, signature } of prepared) {
-        renameSync(temporary, file(name));
-        renamed += 1;
-        // A rename keeps the file's inode, size and mtime: its signature is the temporary's.
-        if (name !== FOLDER_FILES.highWaterMark) known.set(name, signature);
-      }
-      for (const id of removed) {
-        unlinkSync(file(`${id}.json`));
-        known.delete(`${id}.json`);
-      }
-      if (prepared.some(({ name }) => name === FOLDER_FILES.highWaterMark)) storedHighWaterMark = newHighWaterMark;
-      journal.append(entry);
-      syncFolder(path);
-    } catch (error) {
-      for (const { temporary } of prepared) rmSync(temporary, { force: true });
-      throw new ListFileError(
-        renamed === 0
-          ? `${path}: could not be saved (${codeOf(error)}); nothing was changed`
-          : `${path}: the change was not saved whole (${codeOf(error)}); it is not acknowledged`,
-      );
-    }
-    for (const record of put) highestId = Math.max(highestId, Number(record.id));
-    journal.compactIfNeeded();
-  };
-
+  const run = <T>(fn: () => Promise<T>) => lock.run(fn);
   // A v1 list file is converted before the folder is first used (and tried again after a failure).
   let converted = options.v1File === undefined;
   const ready = async (): Promise<void> => {
     if (converted) return;
-    await migrateV1(options.v1File as string, path, locked, maxDepth);
+    await migrateV1(options.v1File as string, path, run, maxDepth);
     converted = true;
   };
-
-  const tasks: TaskStore = {
-    async load() {
-      await ready();
-      return loadAll();
-    },
-    async changesSince(seq) {
-      await ready();
-      return seq < 0 ? undefined : deltaSince(seq, false);
-    },
-    async transact<R>(seq: number, fn: (catchUp: TaskCatchUp) => Promise<TaskTransaction<R>>) {
-      await ready();
-      return locked(async () => {
-        const catchUp = (seq >= 0 ? deltaSince(seq, true) : undefined) ?? loadAll();
-        const { write, result } = await fn(catchUp);
-        if (write && (write.put.length || write.removed.length)) commit(write.put, write.removed, write.highWaterMark);
-        return { result, seq: journal.seq };
-      });
-    },
-    watch(onChange) {
-      startWatching();
-      listeners.add(onChange);
-      return () => listeners.delete(onChange);
-    },
-  };
-
+  const tasks = new FolderTaskStore(path, lock, folderWatch, ready, {
+    maxDepth,
+    keepChanges: Math.max(1, options.keepChanges ?? 1000),
+    report: options.onProblem ?? (() => {}),
+  });
   return {
     path,
     tasks,
-    todo: wholeStateStore<TodoSnapshot>(file(FOLDER_FILES.todo), locked, ready),
-    todoWrite: wholeStateStore<TodoWriteState>(file(FOLDER_FILES.todoWrite), locked, ready),
-    watch(onChange) {
-      return tasks.watch?.(onChange) ?? (() => {});
-    },
-    close() {
-      watcher?.close();
-      watcher = undefined;
-      if (wakeUp) clearTimeout(wakeUp);
-      listeners.clear();
-    },
+    todo: wholeStateStore<TodoSnapshot>(join(path, FOLDER_FILES.todo), run, ready),
+    todoWrite: wholeStateStore<TodoWriteState>(join(path, FOLDER_FILES.todoWrite), run, ready),
+    watch: (onChange) => folderWatch.add(onChange),
+    close: () => folderWatch.close(),
   };
 }
 

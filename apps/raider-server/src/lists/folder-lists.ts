@@ -11,13 +11,16 @@ import type { ListHandle, WholeSection } from './list-handle.js';
 export function folderList(dataDir: string, id: string, log: Logger | undefined): ListHandle {
   const folder = openList(dataDir, id, { onProblem: (problem) => log?.warn(problem) });
   // A conversation reads its list whole once; after that, only what the change feed names.
+  const store = folder.tasks;
   const tasks: TaskStore = {
-    ...folder.tasks,
     load: async () => {
-      const snapshot = await folder.tasks.load();
+      const snapshot = await store.load();
       log?.debug(`list ${id}: read whole (${snapshot.tasks.length} tasks, change ${snapshot.seq})`);
       return snapshot;
     },
+    changesSince: (seq) => store.changesSince(seq),
+    transact: (seq, fn) => store.transact(seq, fn),
+    watch: (onChange) => store.watch?.(onChange) ?? (() => {}),
   };
   return {
     id,
