@@ -25,8 +25,8 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Runs the team demo as one scenario run of checked steps. */
-export async function teamDemo(): Promise<ScenarioRun> {
+/** An embedded PostgreSQL 18 for the demo, with a database `raider`; its URL and how to stop it. */
+async function startDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'raider-playground-pg-'));
   // As root, PostgreSQL runs as the user `postgres`, who must reach its data folder.
   chmodSync(dir, 0o755);
@@ -41,78 +41,53 @@ export async function teamDemo(): Promise<ScenarioRun> {
     onLog: () => {},
     onError: () => {},
   });
-  const steps: StepResult[] = [];
-  const step = checkedSteps(steps);
-
-  const clients: Client[] = [];
+  const stop = async () => {
+    await database.stop().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
     await database.initialise();
     await database.start();
     await database.createDatabase('raider');
-    const args = ['--database-url', `postgres://raider:raider@127.0.0.1:${port}/raider`, '--list', 'team', '--claims'];
-    const [a, b] = [await connect({ kind: 'stdio', args }), await connect({ kind: 'stdio', args })] as [Client, Client];
-    clients.push(a, b);
-    await step(
-      a,
-      'task_create (server A)',
-      'task_create',
-      { subject: 'Write the parser', description: '' },
-      'Task #1 created successfully: Write the parser',
-    );
-    await step(
-      a,
-      'task_create (server A)',
-      'task_create',
-      { subject: 'Write the printer', description: '' },
-      'Task #2 created successfully: Write the printer',
-    );
-    await step(
-      b,
-      'task_list (server B)',
-      'task_list',
-      {},
-      '#1 [pending] Write the parser\n#2 [pending] Write the printer',
-    );
-    await step(
-      b,
-      'task_claim (server B)',
-      'task_claim',
-      { owner: 'bob', leaseSeconds: 600 },
-      'Claimed task #1: Write the parser',
-    );
-    await step(
-      a,
-      'task_claim (server A, the same task)',
-      'task_claim',
-      { taskId: '1', owner: 'alice' },
-      'Task #1 is already claimed by bob',
-    );
-    await step(
-      a,
-      'task_claim (server A)',
-      'task_claim',
-      { owner: 'alice', leaseSeconds: 600 },
-      'Claimed task #2: Write the printer',
-    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: `postgres://raider:raider@127.0.0.1:${port}/raider`, stop };
+}
+
+/** Runs the team demo as one scenario run of checked steps. */
+export async function teamDemo(): Promise<ScenarioRun> {
+  const steps: StepResult[] = [];
+  const step = checkedSteps(steps);
+  const database = await startDatabase();
+  const args = ['--database-url', database.url, '--list', 'team', '--claims'];
+  const clients: Client[] = [];
+  try {
+    const a = await connect({ kind: 'stdio', args });
+    clients.push(a);
+    const b = await connect({ kind: 'stdio', args });
+    clients.push(b);
+    const parser = { subject: 'Write the parser', description: '' };
+    await step(a, 'task_create (server A)', 'task_create', parser, 'Task #1 created successfully: Write the parser');
+    const printer = { subject: 'Write the printer', description: '' };
+    await step(a, 'task_create (server A)', 'task_create', printer, 'Task #2 created successfully: Write the printer');
+    const both = '#1 [pending] Write the parser\n#2 [pending] Write the printer';
+    await step(b, 'task_list (server B)', 'task_list', {}, both);
+    const bob = { owner: 'bob', leaseSeconds: 600 };
+    await step(b, 'task_claim (server B)', 'task_claim', bob, 'Claimed task #1: Write the parser');
+    const again = { taskId: '1', owner: 'alice' };
+    await step(a, 'task_claim (server A, the same task)', 'task_claim', again, 'Task #1 is already claimed by bob');
+    const alice = { owner: 'alice', leaseSeconds: 600 };
+    await step(a, 'task_claim (server A)', 'task_claim', alice, 'Claimed task #2: Write the printer');
     await step(b, 'task_claim (server B, nothing left)', 'task_claim', { owner: 'bob' }, 'No task is free to claim');
-    await step(
-      b,
-      'task_update (server B)',
-      'task_update',
-      { taskId: '1', status: 'completed' },
-      'Updated task #1 status',
-    );
-    await step(
-      a,
-      'task_list (server A)',
-      'task_list',
-      {},
-      '#1 [completed] Write the parser (bob)\n#2 [in_progress] Write the printer (alice)',
-    );
+    const done = { taskId: '1', status: 'completed' };
+    await step(b, 'task_update (server B)', 'task_update', done, 'Updated task #1 status');
+    const after = '#1 [completed] Write the parser (bob)\n#2 [in_progress] Write the printer (alice)';
+    await step(a, 'task_list (server A)', 'task_list', {}, after);
   } finally {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
-    await database.stop().catch(() => {});
-    rmSync(dir, { recursive: true, force: true });
+    await database.stop();
   }
   return {
     scenario: 'two servers share one list through PostgreSQL and claim its tasks',

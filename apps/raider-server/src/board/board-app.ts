@@ -169,99 +169,110 @@ export class BoardApp {
     };
   }
 
-  /** Registers the tools and enables them with the resource link, for a client that renders apps. */
-  mount(server: McpServer, linked: RegisteredTool[]): { enable(): void } {
+  /**
+   * Offers the app on `server` (a client that renders apps announced itself): the app-only tools,
+   * the `ui://` resource, and the link on the list tools `linked`.
+   */
+  offer(server: McpServer, linked: RegisteredTool[]): void {
+    this.enabled = true;
     const appOnly = { ui: { visibility: ['app'] } };
-    const tools = [
-      server.registerTool(
-        'board_state',
-        {
-          title: 'Board state',
-          description:
-            'For the board app: the list and the open questions; with `after`, waits until they change after that version.',
-          inputSchema: INPUT.state,
-          _meta: appOnly,
-          annotations: { readOnlyHint: true, openWorldHint: false },
-        },
-        (async (args: Record<string, unknown>, extra: { signal?: AbortSignal }) => {
-          const after = args?.after;
-          if (after !== undefined && !Number.isSafeInteger(after)) {
-            return error(`after: expected the version the app drew (a whole number), received ${shown(after)}`);
-          }
-          return this.state(after as number | undefined, extra?.signal);
-        }) as never,
+    const config = (title: string, description: string, inputSchema: z.ZodRawShape, readOnly: boolean) => ({
+      title,
+      description: `For the board app: ${description}`,
+      inputSchema,
+      _meta: appOnly,
+      annotations: { readOnlyHint: readOnly, destructiveHint: false, openWorldHint: false },
+    });
+    server.registerTool(
+      'board_state',
+      config(
+        'Board state',
+        'the list and the open questions; with `after`, waits until they change after that version.',
+        INPUT.state,
+        true,
       ),
-      server.registerTool(
-        'board_set_status',
-        {
-          title: 'Set a task status',
-          description: "For the board app: changes a task's status, through the task tools' own checks.",
-          inputSchema: INPUT.setStatus,
-          _meta: appOnly,
-          annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-        },
-        (async (args: Record<string, unknown>) => {
-          const setStatus = this.options.setStatus;
-          if (!setStatus)
-            return error(
-              'this list is todo_write, which the model replaces whole; its items are not changed one by one',
-            );
-          const { taskId, status } = args ?? {};
-          if (typeof taskId !== 'string' || !/^[1-9][0-9]{0,15}$/.test(taskId)) {
-            return error(`taskId: expected a task id such as "1", received ${shown(taskId)}`);
-          }
-          if (typeof status !== 'string' || !STATUSES.includes(status)) {
-            return error(`status: expected one of ${STATUSES.join(', ')}, received ${shown(status)}`);
-          }
-          const answer = await setStatus(taskId, status);
-          return { content: [{ type: 'text', text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
-        }) as never,
+      ((args: Record<string, unknown>, extra: { signal?: AbortSignal }) =>
+        this.stateCall(args, extra?.signal)) as never,
+    );
+    server.registerTool(
+      'board_set_status',
+      config(
+        'Set a task status',
+        "changes a task's status, through the task tools' own checks.",
+        INPUT.setStatus,
+        false,
       ),
-      server.registerTool(
-        'board_answer',
-        {
-          title: 'Answer a question',
-          description: 'For the board app: answers (or declines) an open question; the first answer anywhere wins.',
-          inputSchema: INPUT.answer,
-          _meta: appOnly,
-          annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-        },
-        (async (args: Record<string, unknown>) => {
-          const { questionId, answer, decline } = args ?? {};
-          const pending = typeof questionId === 'string' ? this.questions.get(questionId) : undefined;
-          if (!pending)
-            return error(
-              `questionId: expected an open question's id, received ${shown(questionId)} (answered or withdrawn already?)`,
-            );
-          if (decline === true) {
-            pending.reject(new AskError('declined'));
-            return { content: [{ type: 'text', text: 'Declined' }] };
-          }
-          if (typeof answer !== 'string' || answer.length > 10_000) {
-            return error(`answer: expected the answer (text of at most 10000 characters), received ${shown(answer)}`);
-          }
-          pending.resolve(answer.trim() === '' ? undefined : answer);
-          return { content: [{ type: 'text', text: 'Answered' }] };
-        }) as never,
+      ((args: Record<string, unknown>) => this.setStatusCall(args)) as never,
+    );
+    server.registerTool(
+      'board_answer',
+      config(
+        'Answer a question',
+        'answers (or declines) an open question; the first answer anywhere wins.',
+        INPUT.answer,
+        false,
       ),
-    ];
-    const resource = server.registerResource(
+      ((args: Record<string, unknown>) => this.answerCall(args)) as never,
+    );
+    server.registerResource(
       'board-app',
       BOARD_APP_URI,
       { title: 'Task board', description: 'The task list as a live board (an MCP App).', mimeType: APP_MIME_TYPE },
       async () => this.read(),
     );
-    for (const tool of tools) tool.disable();
-    resource.disable();
-    return {
-      enable: () => {
-        this.enabled = true;
-        for (const tool of tools) tool.enable();
-        resource.enable();
-        const link = { ui: { resourceUri: BOARD_APP_URI }, [LEGACY_RESOURCE_KEY]: BOARD_APP_URI };
-        for (const tool of linked) tool.update({ _meta: { ...(tool._meta ?? {}), ...link } });
-      },
-    };
+    const link = { ui: { resourceUri: BOARD_APP_URI }, [LEGACY_RESOURCE_KEY]: BOARD_APP_URI };
+    for (const tool of linked) tool.update({ _meta: { ...(tool._meta ?? {}), ...link } });
+  }
+
+  /** board_state: the state, once it changed after `after`. */
+  private stateCall(
+    args: Record<string, unknown> | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<CallToolResult> {
+    const after = args?.after;
+    if (after !== undefined && !Number.isSafeInteger(after)) {
+      return Promise.resolve(
+        error(`after: expected the version the app drew (a whole number), received ${shown(after)}`),
+      );
+    }
+    return this.state(after as number | undefined, signal);
+  }
+
+  /** board_set_status: a task's status changed through the family's own tool. */
+  private async setStatusCall(args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    const setStatus = this.options.setStatus;
+    if (!setStatus) {
+      return error('this list is todo_write, which the model replaces whole; its items are not changed one by one');
+    }
+    const { taskId, status } = args ?? {};
+    if (typeof taskId !== 'string' || !/^[1-9][0-9]{0,15}$/.test(taskId)) {
+      return error(`taskId: expected a task id such as "1", received ${shown(taskId)}`);
+    }
+    if (typeof status !== 'string' || !STATUSES.includes(status)) {
+      return error(`status: expected one of ${STATUSES.join(', ')}, received ${shown(status)}`);
+    }
+    const answer = await setStatus(taskId, status);
+    return { content: [{ type: 'text', text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
+  }
+
+  /** board_answer: an open question answered, or declined. */
+  private async answerCall(args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    const { questionId, answer, decline } = args ?? {};
+    const pending = typeof questionId === 'string' ? this.questions.get(questionId) : undefined;
+    if (!pending) {
+      return error(
+        `questionId: expected an open question's id, received ${shown(questionId)} (answered or withdrawn already?)`,
+      );
+    }
+    if (decline === true) {
+      pending.reject(new AskError('declined'));
+      return { content: [{ type: 'text', text: 'Declined' }] };
+    }
+    if (typeof answer !== 'string' || answer.length > 10_000) {
+      return error(`answer: expected the answer (text of at most 10000 characters), received ${shown(answer)}`);
+    }
+    pending.resolve(answer.trim() === '' ? undefined : answer);
+    return { content: [{ type: 'text', text: 'Answered' }] };
   }
 
   /** The resource: the app's HTML, with its CSP (no network beyond the host bridge) and border preference. */

@@ -117,7 +117,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   // and pay nothing for it: its tools are registered only then).
   server.server.oninitialized = () => {
     if (options.boardApp === false || !rendersApps(server.server.getClientCapabilities())) return;
-    app.mount(server, listTools).enable();
+    app.offer(server, listTools);
     resources.addReader(BOARD_APP_URI, async () => app.read());
     log.debug('the client renders MCP Apps: the board app is offered');
   };

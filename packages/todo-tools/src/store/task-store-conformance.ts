@@ -60,10 +60,207 @@ class Holder {
   }
 }
 
+/** Runs a test body on a fresh list, cleaned up after. */
+type WithList = (body: (handle: () => TaskStore) => Promise<void>) => () => Promise<void>;
+
+/** Records and the change feed: what a write commits, what another holder sees. */
+function recordsAndFeed({ it, expect }: ConformanceRunner, withList: WithList): void {
+  it(
+    'a new list is empty at sequence 0, and nothing changed since 0',
+    withList(async (handle) => {
+      const store = handle();
+      expect(await store.load()).toEqual({ tasks: [], highWaterMark: 0, seq: 0 });
+      expect(await store.changesSince(0)).toEqual({ seq: 0, put: [], removed: [], highWaterMark: 0 });
+    }),
+  );
+
+  it(
+    'a committed write gets the next sequence; load and the feed show its records exactly',
+    withList(async (handle) => {
+      const store = handle();
+      const one = task('1', {
+        activeForm: 'Doing 1',
+        owner: 'alice',
+        metadata: { deep: { list: [1, 'two', null] } },
+      });
+      const two = task('2', { subject: 'Zwei ✓ "quoted"', status: 'in_progress', blockedBy: ['1'] });
+      const first = await store.transact(0, async (catchUp) => {
+        expect(catchUp).toEqual({ seq: 0, put: [], removed: [], highWaterMark: 0 });
+        return { write: write([{ ...one, blocks: ['2'] }, two]), result: 'done' };
+      });
+      expect(first).toEqual({ result: 'done', seq: 1 });
+      const loaded = await store.load();
+      expect(loaded.seq).toBe(1);
+      expect(loaded.highWaterMark).toBe(2);
+      expect(loaded.tasks).toEqual([{ ...one, blocks: ['2'] }, two]);
+      expect(Object.keys(loaded.tasks[1] as object)).not.toContain('owner');
+      const delta = await store.changesSince(0);
+      expect(delta?.seq).toBe(1);
+      expect(delta?.removed).toEqual([]);
+      expect([...(delta?.put ?? [])].sort((a, b) => Number(a.id) - Number(b.id))).toEqual([
+        { ...one, blocks: ['2'] },
+        two,
+      ]);
+      expect(await store.changesSince(1)).toEqual({ seq: 1, put: [], removed: [], highWaterMark: 2 });
+    }),
+  );
+
+  it(
+    'a transaction that writes nothing keeps the sequence; one whose function throws writes nothing',
+    withList(async (handle) => {
+      const store = handle();
+      await store.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
+      expect(await store.transact(1, async () => ({ result: 7 }))).toEqual({ result: 7, seq: 1 });
+      const failure = store.transact(1, async () => {
+        throw new Error('the hook said no');
+      });
+      await expect(failure).rejects.toThrow('the hook said no');
+      expect(await store.load()).toEqual({ tasks: [task('1')], highWaterMark: 1, seq: 1 });
+    }),
+  );
+
+  it(
+    "another holder's change reaches this one through the feed and through the transaction's catch-up",
+    withList(async (handle) => {
+      const a = handle();
+      const b = handle();
+      await a.transact(0, async () => ({ write: write([task('1'), task('2'), task('3')]), result: undefined }));
+      await b.transact(1, async () => ({
+        write: write([task('1', { status: 'completed' })], ['3'], 3),
+        result: undefined,
+      }));
+      const delta = await a.changesSince(1);
+      expect(delta).toEqual({ seq: 2, put: [task('1', { status: 'completed' })], removed: ['3'], highWaterMark: 3 });
+      let seen: TaskCatchUp | undefined;
+      const { seq } = await a.transact(1, async (catchUp) => {
+        seen = catchUp;
+        return { write: write([task('4')]), result: undefined };
+      });
+      expect(seq).toBe(3);
+      expect(seen).toEqual(delta);
+      const loaded = await b.load();
+      expect(loaded.tasks.map((record) => record.id)).toEqual(['1', '2', '4']);
+      expect(loaded.highWaterMark).toBe(4);
+    }),
+  );
+}
+
+/** The high-water mark, a whole-list catch-up, and concurrent holders. */
+function marksAndConcurrency({ it, expect }: ConformanceRunner, withList: WithList): void {
+  it(
+    'the high-water mark never goes down, and a removed id stays counted',
+    withList(async (handle) => {
+      const store = handle();
+      await store.transact(0, async () => ({ write: write([task('1'), task('5')]), result: undefined }));
+      await store.transact(1, async () => ({ write: write([], ['5'], 5), result: undefined }));
+      await store.transact(2, async () => ({
+        write: write([task('1', { owner: 'bob' })], [], 1),
+        result: undefined,
+      }));
+      const loaded = await store.load();
+      expect(loaded.highWaterMark).toBe(5);
+      expect(loaded.tasks).toEqual([task('1', { owner: 'bob' })]);
+    }),
+  );
+
+  it(
+    'a negative sequence asks for the whole list',
+    withList(async (handle) => {
+      const store = handle();
+      await store.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
+      let seen: TaskCatchUp | undefined;
+      await store.transact(-1, async (catchUp) => {
+        seen = catchUp;
+        return { result: undefined };
+      });
+      expect(seen).toEqual({ tasks: [task('1')], highWaterMark: 1, seq: 1 });
+    }),
+  );
+
+  it(
+    'concurrent transactions of two holders never lose a change (50 increments)',
+    withList(async (handle) => {
+      const setup = handle();
+      await setup.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
+      const holders = [new Holder(handle()), new Holder(handle())];
+      await Promise.all(Array.from({ length: 50 }, (_, i) => (holders[i % 2] as Holder).increment()));
+      const loaded = await setup.load();
+      expect(loaded.tasks[0]?.metadata).toEqual({ count: 50 });
+      expect(loaded.seq).toBe(51);
+    }),
+    120_000,
+  );
+}
+
+/** Claims kept with their records, atomic claims, and the watch. */
+function claimsAndWatch({ it, expect }: ConformanceRunner, withList: WithList): void {
+  it(
+    "a task's claim (its lease) is kept with its record",
+    withList(async (handle) => {
+      const store = handle();
+      const claimed = task('1', {
+        owner: 'alice',
+        status: 'in_progress',
+        claim: { owner: 'alice', session: 's-1', leaseSeconds: 30, expiresAt: 1_700_000_030_000 },
+      });
+      await store.transact(0, async () => ({ write: write([claimed]), result: undefined }));
+      expect((await handle().load()).tasks).toEqual([claimed]);
+      expect((await handle().changesSince(0))?.put).toEqual([claimed]);
+      const released = task('1');
+      await store.transact(1, async () => ({ write: write([released]), result: undefined }));
+      expect((await handle().load()).tasks).toEqual([released]);
+    }),
+  );
+
+  it(
+    'claims are atomic: 3 holders x 8 agents racing for 12 tasks, each task claimed exactly once',
+    withList(async (handle) => {
+      const setup = new TodoTools({ taskStore: handle() });
+      for (let i = 1; i <= 12; i += 1) await setup.createTask({ subject: `T${i}`, description: '' });
+      const holders = [handle(), handle(), handle()];
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          new TodoTools({ taskStore: holders[i % 3] as TaskStore, session: `agent-${i}` }).claimTask({
+            owner: `agent-${i}`,
+            leaseSeconds: 600,
+          }),
+        ),
+      );
+      const claimed = answers.flatMap((answer) => /^Claimed task #(\d+): /.exec(answer.text)?.[1] ?? []);
+      expect(claimed.sort()).toEqual(Array.from({ length: 12 }, (_, i) => String(i + 1)).sort());
+      expect(answers.filter((answer) => answer.text === 'No task is free to claim')).toHaveLength(12);
+      const owners = (await handle().load()).tasks.map((record) => record.owner);
+      expect(new Set(owners).size).toBe(12);
+    }),
+    120_000,
+  );
+
+  it(
+    "watch, where a store has it, wakes a holder after another holder's commit",
+    withList(async (handle) => {
+      const a = handle();
+      const b = handle();
+      if (!a.watch) return;
+      await a.load();
+      let woken = 0;
+      const woke = new Promise<void>((resolve) => {
+        const stop = a.watch?.(() => {
+          woken += 1;
+          stop?.();
+          resolve();
+        });
+      });
+      await b.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
+      await woke;
+      expect(woken).toBeGreaterThan(0);
+      expect((await a.changesSince(0))?.put).toEqual([task('1')]);
+    }),
+  );
+}
+
 /** Registers the store conformance suite for the store `name`, opened by `open`, with `runner`'s test functions. */
 export function describeTaskStoreConformance(name: string, open: OpenTestList, runner: ConformanceRunner): void {
-  const { describe, it, expect } = runner;
-  const withList = (body: (handle: () => TaskStore) => Promise<void>) => async () => {
+  const withList: WithList = (body) => async () => {
     const list = await open();
     try {
       await body(list.handle);
@@ -71,192 +268,9 @@ export function describeTaskStoreConformance(name: string, open: OpenTestList, r
       await list.close?.();
     }
   };
-
-  describe(`${name}: the TaskStore contract`, () => {
-    it(
-      'a new list is empty at sequence 0, and nothing changed since 0',
-      withList(async (handle) => {
-        const store = handle();
-        expect(await store.load()).toEqual({ tasks: [], highWaterMark: 0, seq: 0 });
-        expect(await store.changesSince(0)).toEqual({ seq: 0, put: [], removed: [], highWaterMark: 0 });
-      }),
-    );
-
-    it(
-      'a committed write gets the next sequence; load and the feed show its records exactly',
-      withList(async (handle) => {
-        const store = handle();
-        const one = task('1', {
-          activeForm: 'Doing 1',
-          owner: 'alice',
-          metadata: { deep: { list: [1, 'two', null] } },
-        });
-        const two = task('2', { subject: 'Zwei ✓ "quoted"', status: 'in_progress', blockedBy: ['1'] });
-        const first = await store.transact(0, async (catchUp) => {
-          expect(catchUp).toEqual({ seq: 0, put: [], removed: [], highWaterMark: 0 });
-          return { write: write([{ ...one, blocks: ['2'] }, two]), result: 'done' };
-        });
-        expect(first).toEqual({ result: 'done', seq: 1 });
-        const loaded = await store.load();
-        expect(loaded.seq).toBe(1);
-        expect(loaded.highWaterMark).toBe(2);
-        expect(loaded.tasks).toEqual([{ ...one, blocks: ['2'] }, two]);
-        expect(Object.keys(loaded.tasks[1] as object)).not.toContain('owner');
-        const delta = await store.changesSince(0);
-        expect(delta?.seq).toBe(1);
-        expect(delta?.removed).toEqual([]);
-        expect([...(delta?.put ?? [])].sort((a, b) => Number(a.id) - Number(b.id))).toEqual([
-          { ...one, blocks: ['2'] },
-          two,
-        ]);
-        expect(await store.changesSince(1)).toEqual({ seq: 1, put: [], removed: [], highWaterMark: 2 });
-      }),
-    );
-
-    it(
-      'a transaction that writes nothing keeps the sequence; one whose function throws writes nothing',
-      withList(async (handle) => {
-        const store = handle();
-        await store.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
-        expect(await store.transact(1, async () => ({ result: 7 }))).toEqual({ result: 7, seq: 1 });
-        const failure = store.transact(1, async () => {
-          throw new Error('the hook said no');
-        });
-        await expect(failure).rejects.toThrow('the hook said no');
-        expect(await store.load()).toEqual({ tasks: [task('1')], highWaterMark: 1, seq: 1 });
-      }),
-    );
-
-    it(
-      "another holder's change reaches this one through the feed and through the transaction's catch-up",
-      withList(async (handle) => {
-        const a = handle();
-        const b = handle();
-        await a.transact(0, async () => ({ write: write([task('1'), task('2'), task('3')]), result: undefined }));
-        await b.transact(1, async () => ({
-          write: write([task('1', { status: 'completed' })], ['3'], 3),
-          result: undefined,
-        }));
-        const delta = await a.changesSince(1);
-        expect(delta).toEqual({ seq: 2, put: [task('1', { status: 'completed' })], removed: ['3'], highWaterMark: 3 });
-        let seen: TaskCatchUp | undefined;
-        const { seq } = await a.transact(1, async (catchUp) => {
-          seen = catchUp;
-          return { write: write([task('4')]), result: undefined };
-        });
-        expect(seq).toBe(3);
-        expect(seen).toEqual(delta);
-        const loaded = await b.load();
-        expect(loaded.tasks.map((record) => record.id)).toEqual(['1', '2', '4']);
-        expect(loaded.highWaterMark).toBe(4);
-      }),
-    );
-
-    it(
-      'the high-water mark never goes down, and a removed id stays counted',
-      withList(async (handle) => {
-        const store = handle();
-        await store.transact(0, async () => ({ write: write([task('1'), task('5')]), result: undefined }));
-        await store.transact(1, async () => ({ write: write([], ['5'], 5), result: undefined }));
-        await store.transact(2, async () => ({
-          write: write([task('1', { owner: 'bob' })], [], 1),
-          result: undefined,
-        }));
-        const loaded = await store.load();
-        expect(loaded.highWaterMark).toBe(5);
-        expect(loaded.tasks).toEqual([task('1', { owner: 'bob' })]);
-      }),
-    );
-
-    it(
-      'a negative sequence asks for the whole list',
-      withList(async (handle) => {
-        const store = handle();
-        await store.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
-        let seen: TaskCatchUp | undefined;
-        await store.transact(-1, async (catchUp) => {
-          seen = catchUp;
-          return { result: undefined };
-        });
-        expect(seen).toEqual({ tasks: [task('1')], highWaterMark: 1, seq: 1 });
-      }),
-    );
-
-    it(
-      'concurrent transactions of two holders never lose a change (50 increments)',
-      withList(async (handle) => {
-        const setup = handle();
-        await setup.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
-        const holders = [new Holder(handle()), new Holder(handle())];
-        await Promise.all(Array.from({ length: 50 }, (_, i) => (holders[i % 2] as Holder).increment()));
-        const loaded = await setup.load();
-        expect(loaded.tasks[0]?.metadata).toEqual({ count: 50 });
-        expect(loaded.seq).toBe(51);
-      }),
-      120_000,
-    );
-
-    it(
-      "a task's claim (its lease) is kept with its record",
-      withList(async (handle) => {
-        const store = handle();
-        const claimed = task('1', {
-          owner: 'alice',
-          status: 'in_progress',
-          claim: { owner: 'alice', session: 's-1', leaseSeconds: 30, expiresAt: 1_700_000_030_000 },
-        });
-        await store.transact(0, async () => ({ write: write([claimed]), result: undefined }));
-        expect((await handle().load()).tasks).toEqual([claimed]);
-        expect((await handle().changesSince(0))?.put).toEqual([claimed]);
-        const released = task('1');
-        await store.transact(1, async () => ({ write: write([released]), result: undefined }));
-        expect((await handle().load()).tasks).toEqual([released]);
-      }),
-    );
-
-    it(
-      'claims are atomic: 3 holders x 8 agents racing for 12 tasks, each task claimed exactly once',
-      withList(async (handle) => {
-        const setup = new TodoTools({ taskStore: handle() });
-        for (let i = 1; i <= 12; i += 1) await setup.createTask({ subject: `T${i}`, description: '' });
-        const holders = [handle(), handle(), handle()];
-        const answers = await Promise.all(
-          Array.from({ length: 24 }, (_, i) =>
-            new TodoTools({ taskStore: holders[i % 3] as TaskStore, session: `agent-${i}` }).claimTask({
-              owner: `agent-${i}`,
-              leaseSeconds: 600,
-            }),
-          ),
-        );
-        const claimed = answers.flatMap((answer) => /^Claimed task #(\d+): /.exec(answer.text)?.[1] ?? []);
-        expect(claimed.sort()).toEqual(Array.from({ length: 12 }, (_, i) => String(i + 1)).sort());
-        expect(answers.filter((answer) => answer.text === 'No task is free to claim')).toHaveLength(12);
-        const owners = (await handle().load()).tasks.map((record) => record.owner);
-        expect(new Set(owners).size).toBe(12);
-      }),
-      120_000,
-    );
-
-    it(
-      "watch, where a store has it, wakes a holder after another holder's commit",
-      withList(async (handle) => {
-        const a = handle();
-        const b = handle();
-        if (!a.watch) return;
-        await a.load();
-        let woken = 0;
-        const woke = new Promise<void>((resolve) => {
-          const stop = a.watch?.(() => {
-            woken += 1;
-            stop?.();
-            resolve();
-          });
-        });
-        await b.transact(0, async () => ({ write: write([task('1')]), result: undefined }));
-        await woke;
-        expect(woken).toBeGreaterThan(0);
-        expect((await a.changesSince(0))?.put).toEqual([task('1')]);
-      }),
-    );
+  runner.describe(`${name}: the TaskStore contract`, () => {
+    recordsAndFeed(runner, withList);
+    marksAndConcurrency(runner, withList);
+    claimsAndWatch(runner, withList);
   });
 }
