@@ -1,6 +1,6 @@
 /** stdio: one conversation for the process; stdout carries the protocol only. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { type Conversation, createConversation } from './conversation/conversation.js';
+import { type Conversation, createConversation, settingsOf } from './conversation/conversation.js';
 import { listFor } from './lists/list-handle.js';
 import { closePostgresLists } from './lists/postgres-lists.js';
 import { projectListId } from './lists/project-list.js';
@@ -42,12 +42,7 @@ export async function startStdio(
   const list = listFor(options, id, { log });
   if (list) log.info(`list ${list.id}${durable ? ` in ${durable}` : ' (in memory)'}`);
   const conversation = createConversation({
-    family: options.family,
-    names: options.names,
-    askTimeoutMs: options.askTimeoutMs,
-    limits: options.limits,
-    claims: options.claims,
-    boardApp: options.boardApp,
+    ...settingsOf(options),
     log,
     ...(list ? { list } : {}),
   });

@@ -43,6 +43,18 @@ export interface ConversationOptions {
   fallbackAnswerer?: Answerer;
 }
 
+/** The settings of a conversation that a server takes from its options (its own options satisfy it). */
+export type ConversationSettings = Pick<
+  ConversationOptions,
+  'family' | 'names' | 'askTimeoutMs' | 'limits' | 'claims' | 'boardApp'
+>;
+
+/** The conversation settings among `options` (a server's options), and only those. */
+export function settingsOf(options: ConversationSettings): ConversationSettings {
+  const { family, names, askTimeoutMs, limits, claims, boardApp } = options;
+  return { family, names, askTimeoutMs, limits, claims, boardApp };
+}
+
 /** A running conversation. */
 export interface Conversation {
   readonly server: McpServer;

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ListIdError, listFolderName } from '@raider/file-store';
 import { Board, serveBoard } from '../board/routes.js';
-import { type Conversation, createConversation } from '../conversation/conversation.js';
+import { type Conversation, createConversation, settingsOf } from '../conversation/conversation.js';
 import { SharedListLimitError } from '../errors.js';
 import { listFor } from '../lists/list-handle.js';
 import { closePostgresLists } from '../lists/postgres-lists.js';
@@ -186,12 +186,7 @@ class McpEndpoint {
     });
     const name = () => listId ?? `session ${session.transport.sessionId?.slice(0, 8)}`;
     return createConversation({
-      family: options.family,
-      names: options.names,
-      askTimeoutMs: options.askTimeoutMs,
-      limits: options.limits,
-      claims: options.claims,
-      boardApp: options.boardApp,
+      ...settingsOf(options),
       log: this.log,
       ...(list ? { list } : {}),
       ...(board ? { onChange: () => board.changed(), fallbackAnswerer: board.answerer(name) } : {}),
