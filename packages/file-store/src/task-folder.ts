@@ -16,6 +16,7 @@ import { readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } f
 import { join } from 'node:path';
 import type {
   ListStore,
+  ListStores,
   TaskCatchUp,
   TaskDelta,
   TaskListSnapshot,
@@ -56,18 +57,13 @@ export interface TaskFolderOptions {
   v1File?: string;
 }
 
-/** One list folder: the task store of one holder, the stores of the other families, and a watch. */
-export interface TaskFolder {
+/**
+ * One list folder: the task store of one holder, the stores of the other families, and a watch
+ * (a coalesced wake-up whenever a file of the folder may have changed).
+ */
+export interface TaskFolder extends ListStores {
   /** The folder. */
   readonly path: string;
-  /** The task list, by record, with its change feed. Give each holder (each TodoTools) its own folder object. */
-  readonly tasks: TaskStore;
-  /** The `todo` family's snapshot, whole. */
-  readonly todo: ListStore<TodoSnapshot>;
-  /** todo_write's last list, whole. */
-  readonly todoWrite: ListStore<TodoWriteState>;
-  /** Calls `onChange` (soon, coalesced) whenever a file of the folder may have changed; returns a function that stops it. */
-  watch(onChange: () => void): () => void;
   /** Stops watching the folder. */
   close(): void;
 }

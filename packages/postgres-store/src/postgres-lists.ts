@@ -13,6 +13,7 @@
  */
 import type {
   ListStore,
+  ListStores,
   TaskCatchUp,
   TaskDelta,
   TaskListSnapshot,
@@ -39,17 +40,12 @@ export interface PostgresListsOptions {
   connectTimeoutMs?: number;
 }
 
-/** One list in the database: its task store (for one holder), the other families' stores, a watch. */
-export interface PostgresList {
+/**
+ * One list in the database: its task store (for one holder), the other families' stores, and a
+ * watch (a NOTIFY, or the LISTEN connection coming back).
+ */
+export interface PostgresList extends ListStores {
   readonly id: string;
-  /** The task list, by record, with its change feed. */
-  readonly tasks: TaskStore;
-  /** The `todo` family's snapshot, whole. */
-  readonly todo: ListStore<TodoSnapshot>;
-  /** todo_write's last list, whole. */
-  readonly todoWrite: ListStore<TodoWriteState>;
-  /** Calls `onChange` when the list may have changed (a NOTIFY, or the LISTEN connection came back); returns a function that stops it. */
-  watch(onChange: () => void): () => void;
 }
 
 /** The lists of one database, sharing one pool and one LISTEN connection. */

@@ -1,7 +1,7 @@
 export { InvalidListError, InvalidOptionError, TodoListError } from './errors.js';
 export type { TodoLimits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';
-export type { ListStore, TodoFamilyState, TodoWriteState, Transaction } from './store/list-store.js';
+export type { ListStore, ListStores, TodoFamilyState, TodoWriteState, Transaction } from './store/list-store.js';
 export { memoryStore } from './store/list-store.js';
 export type {
   TaskCatchUp,

@@ -6,6 +6,7 @@
 import { serial } from '../serial.js';
 import type { TodoSnapshot } from '../todo/todo-types.js';
 import type { TodoItem } from '../types.js';
+import type { TaskStore } from './task-store.js';
 
 /** What a transaction's function returns: the state to write (none: nothing changed) and its result. */
 export interface Transaction<T, R> {
@@ -53,4 +54,19 @@ export function memoryStore<T>(initial?: T): ListStore<T> {
       });
     },
   };
+}
+
+/**
+ * Every store of one list, as a store package hands them out: the task list by record, the other
+ * families' states whole, and a wake-up when the list may have changed elsewhere.
+ */
+export interface ListStores {
+  /** The task list, by record, with its change feed (for one holder: one TodoTools). */
+  readonly tasks: TaskStore;
+  /** The `todo` family's snapshot, whole. */
+  readonly todo: ListStore<TodoFamilyState>;
+  /** todo_write's last list, whole. */
+  readonly todoWrite: ListStore<TodoWriteState>;
+  /** Calls `onChange` (any number of times) when the list may have changed elsewhere; returns a function that stops it. */
+  watch(onChange: () => void): () => void;
 }
