@@ -6,8 +6,7 @@
  * beginning of time, and a holder older than what is kept loads the list whole.
  */
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
-import { codeOf, replaceFile } from './durable-write.js';
-import { FOLDER_FILES } from './folder-files.js';
+import { replaceFile } from './durable-write.js';
 
 /** One committed change: its sequence, the ids it put and removed, the high-water mark after it. */
 export interface JournalEntry {
@@ -16,9 +15,6 @@ export interface JournalEntry {
   removed: string[];
   highWaterMark: number;
 }
-
-/** The journal's file name in a list folder (hidden, so Claude Code's reader and reset pass it by). */
-export const JOURNAL_FILE = FOLDER_FILES.journal;
 
 const isIdList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((id) => typeof id === 'string' && /^[1-9][0-9]{0,15}$/.test(id));
@@ -207,9 +203,8 @@ export class ChangeJournal {
     const kept = this.entries.slice(-this.keep);
     try {
       replaceFile(this.path, Buffer.from(kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8'));
-    } catch (error) {
+    } catch {
       // A journal too long is no harm; it is tried again at the next change.
-      void codeOf(error);
       return;
     }
     this.refresh();

@@ -1,7 +1,8 @@
 /**
  * The one path by which a tool runs a call on a stored list: inside one transaction of the store,
  * the stored state is taken into memory, the call applied, and the state written back when the
- * call changed it. The task tools and the `todo` family both go this way.
+ * call changed it. The `todo` family goes this way (the task list is kept by record instead:
+ * TaskTools catches up from its store's change feed).
  */
 import type { ListStore } from './list-store.js';
 
