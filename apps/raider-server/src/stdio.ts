@@ -1,5 +1,4 @@
 /** stdio: one conversation for the process; stdout carries the protocol only. */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type Conversation, createConversation, settingsOf } from './conversation/conversation.js';
 import { listFor } from './lists/list-handle.js';
 import { closePostgresLists } from './lists/postgres-lists.js';
@@ -7,6 +6,7 @@ import { projectListId } from './lists/project-list.js';
 import { type Logger, silent } from './log.js';
 import type { ServerOptions } from './options.js';
 import { SHUTDOWN_GRACE_MS } from './shutdown.js';
+import { RaiderStdioTransport } from './stdio-transport.js';
 import { tapTransport } from './transport-tap.js';
 
 /** Why a stdio server ended: the client went away, a shutdown, or a failure (`failed`: exit 1). */
@@ -46,7 +46,7 @@ export async function startStdio(
     log,
     ...(list ? { list } : {}),
   });
-  const transport = new StdioServerTransport();
+  const transport = new RaiderStdioTransport();
   let markClosed: (end: StdioEnd) => void = () => {};
   const closed = new Promise<StdioEnd>((resolve) => {
     markClosed = resolve;

@@ -11,6 +11,7 @@ describeExports(api, [
   'TodoListError',
   'TodoTool',
   'TodoTools',
+  'isImmutableTasks',
   'isSnapshot',
   'memoryStore',
   'memoryTaskStore',

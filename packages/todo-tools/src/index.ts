@@ -17,6 +17,7 @@ export { isSnapshot, memoryTaskStore } from './store/task-store.js';
 export type { TodoGuidance } from './todo/todo-guidance.js';
 export { TODO_GUIDANCE } from './todo/todo-guidance.js';
 export { replay } from './todo/todo-replay.js';
+export { isImmutableTasks } from './todo/todo-state.js';
 export type { TodoToolOptions } from './todo/todo-tool.js';
 export { TodoTool } from './todo/todo-tool.js';
 export type { TodoAction, TodoDetails, TodoResult, TodoSnapshot, TodoTask, TodoTaskStatus } from './todo/todo-types.js';

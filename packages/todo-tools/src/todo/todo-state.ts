@@ -66,8 +66,36 @@ const sameIds = (a: readonly number[] | undefined, b: readonly number[] | undefi
 };
 
 /**
- * Adds a snapshot of `vector` and `nextId` to `target`: `tasks` is an enumerable getter that builds
- * the (frozen) array on first read and keeps it, so JSON, structuredClone and spreading all see a
+ * The frozen array of a vector's tasks, built once per vector: snapshots of an unchanged list share
+ * one array (a vector is never changed, only replaced), so reading the list again costs nothing and
+ * whoever serialises it can keep its JSON by the array's identity.
+ */
+const arrays = new WeakMap<PersistentVector<TodoTask>, readonly TodoTask[]>();
+/** Every array `frozenTasks` has handed out: frozen, of frozen tasks, never changed. */
+const immutable = new WeakSet<readonly TodoTask[]>();
+function frozenTasks(vector: PersistentVector<TodoTask>): readonly TodoTask[] {
+  let tasks = arrays.get(vector);
+  if (!tasks) {
+    tasks = Object.freeze(vector.toArray());
+    arrays.set(vector, tasks);
+    immutable.add(tasks);
+  }
+  return tasks;
+}
+
+/**
+ * Whether `value` is the `tasks` array of a `todo` snapshot (a result's `details.tasks`, or
+ * `snapshot().tasks`): that array and every task in it are frozen and never change, and an
+ * unchanged list hands out the same array again, so whoever serialises it may keep its JSON by the
+ * array's identity. False for any other value, an equal copy included.
+ */
+export function isImmutableTasks(value: unknown): value is readonly TodoTask[] {
+  return Array.isArray(value) && immutable.has(value);
+}
+
+/**
+ * Adds a snapshot of `vector` and `nextId` to `target`: `tasks` is an enumerable getter that reads
+ * the (frozen) array on first use and keeps it, so JSON, structuredClone and spreading all see a
  * plain list, and a snapshot nobody reads costs nothing.
  */
 function addSnapshot<T extends object>(
@@ -80,7 +108,7 @@ function addSnapshot<T extends object>(
     enumerable: true,
     configurable: true,
     get: () => {
-      tasks ??= Object.freeze(vector.toArray());
+      tasks ??= frozenTasks(vector);
       return tasks;
     },
   });

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  isImmutableTasks,
   memoryStore,
   replay,
   TODO_GUIDANCE,
@@ -433,6 +434,38 @@ describe('todo: the envelope', () => {
       task.metadata.k.v = 2;
     }).toThrow(TypeError);
     expect(tool.snapshot().tasks[0]?.subject).toBe('B');
+  });
+});
+
+describe('isImmutableTasks: one frozen array per version of the list', () => {
+  it('hands out the same frozen array while the list is unchanged, and a new one after a change', () => {
+    const tool = new TodoTool();
+    tool.call({ action: 'create', subject: 'A', metadata: { deep: { list: [1] } } });
+    const first = tool.call({ action: 'get', id: 1 }).details.tasks;
+    // A read, a rejected call and a no-op update leave the list as it was.
+    expect(tool.call({ action: 'list' }).details.tasks).toBe(first);
+    expect(tool.call({ action: 'get', id: 9 }).details.tasks).toBe(first);
+    expect(tool.snapshot().tasks).toBe(first);
+    expect(isImmutableTasks(first)).toBe(true);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first[0])).toBe(true);
+    expect(Object.isFrozen((first[0]?.metadata as { deep: { list: number[] } }).deep.list)).toBe(true);
+
+    const changed = tool.call({ action: 'update', id: 1, status: 'in_progress' }).details.tasks;
+    expect(changed).not.toBe(first);
+    expect(isImmutableTasks(changed)).toBe(true);
+    expect(changed[0]?.status).toBe('in_progress');
+    // The older array still says what it said.
+    expect(first[0]?.status).toBe('pending');
+  });
+
+  it('is false for anything it did not hand out, an equal copy included', () => {
+    const tool = new TodoTool();
+    tool.call({ action: 'create', subject: 'A' });
+    const tasks = tool.snapshot().tasks;
+    for (const other of [[...tasks], Object.freeze([...tasks]), structuredClone(tasks), undefined, null, {}, 'tasks']) {
+      expect(isImmutableTasks(other)).toBe(false);
+    }
   });
 });
 

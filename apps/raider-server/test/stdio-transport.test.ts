@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { TodoTool } from '@raider/todo-tools';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { messageLine } from '../src/stdio-transport.js';
+import { CLI } from './helpers.js';
+
+/** What the SDK's stdio transport writes for `message`. */
+const sdkLine = (message: unknown) => Buffer.from(`${JSON.stringify(message)}\n`);
+const bytesOf = (line: string | Buffer) => (typeof line === 'string' ? Buffer.from(line) : line);
+
+/** A `todo` answer as the server sends it: the tool's result as an MCP result, in a response. */
+function answer(tool: TodoTool, params: Record<string, unknown>, id: number | string = 7): JSONRPCMessage {
+  const { content, details } = tool.call(params);
+  const result: Record<string, unknown> = { content, structuredContent: details };
+  if (details.error !== undefined) result.isError = true;
+  return { jsonrpc: '2.0', id, result } as unknown as JSONRPCMessage;
+}
+
+/** A todo list of `size` tasks whose texts need escaping in JSON. */
+function listOf(size: number): TodoTool {
+  const tool = new TodoTool({ limits: { maxTasks: 10_000 } });
+  for (let i = 1; i <= size; i += 1) {
+    tool.call({
+      action: 'create',
+      subject: `Task ${i} "quoted" \\ back\u2028slash é 🚀 raider-tasks-`,
+      ...(i % 3 ? {} : { description: 'line one\nline two\ttab', metadata: { n: i, nested: { ok: true } } }),
+      ...(i > 1 && i % 5 === 0 ? { blockedBy: [i - 1] } : {}),
+    });
+  }
+  return tool;
+}
+
+describe('messageLine: the bytes the SDK would write', () => {
+  it('writes an answer with a big list as JSON.stringify(message) + newline, byte for byte', () => {
+    const tool = listOf(300);
+    for (const params of [
+      { action: 'get', id: 150 },
+      { action: 'list' },
+      { action: 'get', id: 9999 }, // a rejection: details.error after nextId, isError set
+      { action: 'update', id: 3, status: 'in_progress' },
+    ]) {
+      const message = answer(tool, params);
+      const line = messageLine(message);
+      expect(Buffer.isBuffer(line)).toBe(true);
+      expect(bytesOf(line).equals(sdkLine(message))).toBe(true);
+    }
+  });
+
+  it('serves a list again from what it made, and a changed list afresh', () => {
+    const tool = listOf(100);
+    const before = bytesOf(messageLine(answer(tool, { action: 'get', id: 1 })));
+    expect(bytesOf(messageLine(answer(tool, { action: 'get', id: 1 }))).equals(before)).toBe(true);
+    tool.call({ action: 'update', id: 50, status: 'completed' });
+    const message = answer(tool, { action: 'get', id: 1 });
+    const after = bytesOf(messageLine(message));
+    expect(after.equals(before)).toBe(false);
+    expect(after.equals(sdkLine(message))).toBe(true);
+    const tasks = JSON.parse(after.toString()).result.structuredContent.tasks as { id: number; status: string }[];
+    expect(tasks.find((t) => t.id === 50)?.status).toBe('completed');
+  });
+
+  it('leaves every other message to JSON.stringify: small lists, copies of a list, requests, errors', () => {
+    const small = answer(listOf(10), { action: 'list' });
+    const copied = answer(listOf(100), { action: 'list' }) as unknown as {
+      result: { structuredContent: { tasks: unknown[] } };
+    };
+    // An equal array that is not the tool's own: its JSON is made per message, so changing it shows.
+    const mutable = [...copied.result.structuredContent.tasks];
+    copied.result.structuredContent = { ...copied.result.structuredContent, tasks: mutable };
+    const first = messageLine(copied as unknown as JSONRPCMessage);
+    mutable.pop();
+    const second = messageLine(copied as unknown as JSONRPCMessage);
+    expect(bytesOf(second).equals(sdkLine(copied))).toBe(true);
+    expect(bytesOf(first).length).toBeGreaterThan(bytesOf(second).length);
+    const others: unknown[] = [
+      small,
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'raider://tasks' } },
+      { jsonrpc: '2.0', id: 'x', error: { code: -32602, message: 'bad "params"' } },
+      { jsonrpc: '2.0', id: 2, result: { content: [], structuredContent: { tasks: 'not a list' } } },
+    ];
+    for (const message of others) {
+      expect(typeof messageLine(message as JSONRPCMessage)).toBe('string');
+      expect(bytesOf(messageLine(message as JSONRPCMessage)).equals(sdkLine(message))).toBe(true);
+    }
+  });
+
+  it('matches JSON.stringify for any sequence of calls on a big list (property)', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 30 });
+    const call = fc.oneof(
+      fc.record({ action: fc.constant('create'), subject: text, description: text }),
+      fc.record({
+        action: fc.constant('update'),
+        id: fc.integer({ min: 1, max: 90 }),
+        status: fc.constantFrom('pending', 'in_progress', 'completed', 'deleted'),
+      }),
+      fc.record({ action: fc.constant('update'), id: fc.integer({ min: 1, max: 90 }), subject: text }),
+      fc.record({ action: fc.constant('get'), id: fc.integer({ min: 1, max: 90 }) }),
+      fc.record({ action: fc.constant('delete'), id: fc.integer({ min: 1, max: 90 }) }),
+      fc.constant({ action: 'list' }),
+    );
+    fc.assert(
+      fc.property(fc.array(call, { maxLength: 12 }), fc.oneof(fc.integer(), text), (calls, id) => {
+        const tool = listOf(70);
+        for (const params of calls) {
+          const message = answer(tool, params, id);
+          expect(bytesOf(messageLine(message)).equals(sdkLine(message))).toBe(true);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('raider-server over stdio: big todo answers', () => {
+  it('answers gets of a 2 000-task list with the list as it is, each line its own JSON exactly', async () => {
+    const child = spawn(process.execPath, [CLI, '--family', 'todo', '--max-tasks', '3000'], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: { PATH: process.env.PATH, RAIDER_LOG_LEVEL: 'error' },
+    });
+    let buffered = '';
+    const lines: string[] = [];
+    const waiting: (() => void)[] = [];
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      buffered += chunk;
+      for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
+        lines.push(buffered.slice(0, at));
+        buffered = buffered.slice(at + 1);
+        waiting.shift()?.();
+      }
+    });
+    let id = 0;
+    const send = async (method: string, params: unknown) => {
+      const answered = new Promise<void>((resolve) => waiting.push(resolve));
+      id += 1;
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      await answered;
+      const line = lines.shift() as string;
+      // Each line is exactly the JSON of what it says: nothing spliced in the wrong place.
+      expect(JSON.stringify(JSON.parse(line))).toBe(line);
+      return JSON.parse(line);
+    };
+    try {
+      await send('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      const todo = (args: Record<string, unknown>) => send('tools/call', { name: 'todo', arguments: args });
+      for (let i = 1; i <= 2_000; i += 1) await todo({ action: 'create', subject: `Task ${i} "é"` });
+      const first = await todo({ action: 'get', id: 1000 });
+      expect(first.result.content[0].text).toBe('#1000 [pending] Task 1000 "é"');
+      expect(first.result.structuredContent.tasks).toHaveLength(2_000);
+      expect((await todo({ action: 'get', id: 1000 })).result.structuredContent).toEqual(first.result.structuredContent);
+      await todo({ action: 'update', id: 1000, status: 'in_progress' });
+      const after = await todo({ action: 'get', id: 1000 });
+      expect(after.result.structuredContent.tasks[999]).toEqual({ id: 1000, subject: 'Task 1000 "é"', status: 'in_progress' });
+      expect(after.id).toBe(id);
+    } finally {
+      child.stdin.end();
+      if (child.exitCode === null) await once(child, 'exit');
+    }
+  });
+});
