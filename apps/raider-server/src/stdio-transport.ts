@@ -5,8 +5,8 @@
  * Every `todo` answer carries the whole list in `structuredContent.tasks` (rpiv-todo's contract):
  * 490 kB of JSON at 10 000 tasks, which `JSON.stringify` takes about 1.3 ms to make and the pipe
  * write as long again to encode. The list's array is immutable and shared by every answer while
- * the list is unchanged (`isImmutableTasks`), so its encoded JSON is kept by the array's identity
- * and spliced into the line. The bytes written are exactly `JSON.stringify(message) + '\n'`.
+ * the list is unchanged (`isImmutableTasks`), so its JSON is kept by the array's identity and
+ * spliced into the line. The bytes written are exactly `JSON.stringify(message) + '\n'`.
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
@@ -21,8 +21,16 @@ const SPLICE_FROM = 64;
 const PLACEHOLDER = `raider-tasks-${randomUUID()}`;
 const QUOTED_PLACEHOLDER = JSON.stringify(PLACEHOLDER);
 
-/** The encoded JSON of each immutable list array seen, while the array lives. */
-const encoded = new WeakMap<readonly unknown[], Buffer>();
+/**
+ * Lists sent once. A list sent a second time is being read while unchanged (a client polling, a
+ * get after a get), so from then on its bytes are kept. A list sent only once (every change makes
+ * a new one) is serialised as any message is, and nothing of it outlives the write: keeping each
+ * version's JSON would only have the garbage collector copy and promote it.
+ */
+const sentOnce = new WeakSet<readonly unknown[]>();
+
+/** The UTF-8 JSON of each list sent twice, while the list's array lives. */
+const kept = new WeakMap<readonly unknown[], Buffer>();
 
 type WithTasks = { result: { structuredContent: { tasks: readonly unknown[] } } };
 
@@ -32,31 +40,42 @@ function bigImmutableTasks(message: JSONRPCMessage): readonly unknown[] | undefi
   return isImmutableTasks(tasks) && tasks.length >= SPLICE_FROM ? tasks : undefined;
 }
 
-/**
- * `JSON.stringify(message) + '\n'`, as a string or, for an answer that carries a big immutable
- * `todo` list, as the same bytes in a Buffer built around the list's JSON made once.
- */
-export function messageLine(message: JSONRPCMessage): string | Buffer {
-  const tasks = bigImmutableTasks(message);
-  if (!tasks) return `${JSON.stringify(message)}\n`;
-  let json = encoded.get(tasks);
-  if (!json) {
-    json = Buffer.from(JSON.stringify(tasks));
-    encoded.set(tasks, json);
-  }
+/** The message's line, without its list: the text before the list and the text after it. */
+function around(message: JSONRPCMessage): [string, string] {
   const { result } = message as unknown as WithTasks;
-  // Spreads keep each key where it was, so the line is the message's own JSON with the placeholder
+  // Spreads keep each key where it was, so this is the message's own JSON with the placeholder
   // where the list goes.
   const line = `${JSON.stringify({
     ...message,
     result: { ...result, structuredContent: { ...result.structuredContent, tasks: PLACEHOLDER } },
   })}\n`;
   const at = line.indexOf(QUOTED_PLACEHOLDER);
-  return Buffer.concat([
-    Buffer.from(line.slice(0, at)),
-    json,
-    Buffer.from(line.slice(at + QUOTED_PLACEHOLDER.length)),
-  ]);
+  return [line.slice(0, at), line.slice(at + QUOTED_PLACEHOLDER.length)];
+}
+
+/**
+ * `JSON.stringify(message) + '\n'` in the pieces to write, one after the other: the line itself,
+ * or, for an answer that carries a big immutable `todo` list sent before, the text before the list,
+ * the list's bytes made once, and the text after it (written together, not copied into one new
+ * buffer: a fresh 490 kB buffer per answer would only make work for the garbage collector).
+ */
+export function messageLine(message: JSONRPCMessage): (string | Buffer)[] {
+  const tasks = bigImmutableTasks(message);
+  if (!tasks || firstSending(tasks)) return [`${JSON.stringify(message)}\n`];
+  let bytes = kept.get(tasks);
+  if (!bytes) {
+    bytes = Buffer.from(JSON.stringify(tasks));
+    kept.set(tasks, bytes);
+  }
+  const [head, tail] = around(message);
+  return [head, bytes, tail];
+}
+
+/** True the first time `tasks` is sent (and notes it), false after. */
+function firstSending(tasks: readonly unknown[]): boolean {
+  if (sentOnce.has(tasks)) return false;
+  sentOnce.add(tasks);
+  return true;
 }
 
 /** `StdioServerTransport` that writes each message with `messageLine`. */
@@ -71,8 +90,15 @@ export class RaiderStdioTransport extends StdioServerTransport {
   /** Writes the message's line; resolves once written, or once the stream drains (as the SDK's). */
   override send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.#out.write(messageLine(message))) resolve();
-      else this.#out.once('drain', resolve);
+      const pieces = messageLine(message);
+      const out = this.#out;
+      // Several pieces go out in one write (writev) once uncorked.
+      if (pieces.length > 1) out.cork();
+      let flowing = true;
+      for (const piece of pieces) flowing = out.write(piece);
+      if (pieces.length > 1) out.uncork();
+      if (flowing) resolve();
+      else out.once('drain', resolve);
     });
   }
 }

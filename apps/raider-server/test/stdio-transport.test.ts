@@ -9,7 +9,7 @@ import { CLI } from './helpers.js';
 
 /** What the SDK's stdio transport writes for `message`. */
 const sdkLine = (message: unknown) => Buffer.from(`${JSON.stringify(message)}\n`);
-const bytesOf = (line: string | Buffer) => (typeof line === 'string' ? Buffer.from(line) : line);
+const bytesOf = (pieces: (string | Buffer)[]) => Buffer.concat(pieces.map((piece) => Buffer.from(piece)));
 
 /** A `todo` answer as the server sends it: the tool's result as an MCP result, in a response. */
 function answer(tool: TodoTool, params: Record<string, unknown>, id: number | string = 7): JSONRPCMessage {
@@ -43,16 +43,19 @@ describe('messageLine: the bytes the SDK would write', () => {
       { action: 'update', id: 3, status: 'in_progress' },
     ]) {
       const message = answer(tool, params);
-      const line = messageLine(message);
-      expect(Buffer.isBuffer(line)).toBe(true);
-      expect(bytesOf(line).equals(sdkLine(message))).toBe(true);
+      expect(bytesOf(messageLine(message)).equals(sdkLine(message))).toBe(true);
     }
   });
 
-  it('serves a list again from what it made, and a changed list afresh', () => {
+  it('serves a list again from the bytes it made, and a changed list afresh', () => {
     const tool = listOf(100);
-    const before = bytesOf(messageLine(answer(tool, { action: 'get', id: 1 })));
-    expect(bytesOf(messageLine(answer(tool, { action: 'get', id: 1 }))).equals(before)).toBe(true);
+    const first = messageLine(answer(tool, { action: 'get', id: 1 }));
+    const before = bytesOf(first);
+    const again = messageLine(answer(tool, { action: 'get', id: 1 }));
+    // Sent again: the list's bytes are reused, between the text before and after it.
+    expect(again).toHaveLength(3);
+    expect(Buffer.isBuffer(again[1])).toBe(true);
+    expect(bytesOf(again).equals(before)).toBe(true);
     tool.call({ action: 'update', id: 50, status: 'completed' });
     const message = answer(tool, { action: 'get', id: 1 });
     const after = bytesOf(messageLine(message));
@@ -83,7 +86,7 @@ describe('messageLine: the bytes the SDK would write', () => {
       { jsonrpc: '2.0', id: 2, result: { content: [], structuredContent: { tasks: 'not a list' } } },
     ];
     for (const message of others) {
-      expect(typeof messageLine(message as JSONRPCMessage)).toBe('string');
+      expect(messageLine(message as JSONRPCMessage)).toHaveLength(1);
       expect(bytesOf(messageLine(message as JSONRPCMessage)).equals(sdkLine(message))).toBe(true);
     }
   });
