@@ -245,7 +245,12 @@ async function todoDetails() {
   const floor = [];
   for (let i = 0; i < 60; i += 1)
     floor.push(await timed(async () => JSON.stringify(tool.call({ action: 'get', id: 5000 }).details)));
-  const s = await stdioClient(CLI, ['--family', 'todo', '--max-tasks', '20000'], SERVER_CORE, TimedStdioClientTransport);
+  const s = await stdioClient(
+    CLI,
+    ['--family', 'todo', '--max-tasks', '20000'],
+    SERVER_CORE,
+    TimedStdioClientTransport,
+  );
   for (let i = 1; i <= size; i += 1)
     await s.client.callTool({ name: 'todo', arguments: { action: 'create', subject: `Task ${i}` } });
   const get = () => s.client.callTool({ name: 'todo', arguments: { action: 'get', id: 5000 } });
@@ -265,7 +270,11 @@ async function todoDetails() {
     same.push(await sample(bare, bareGet));
   }
   await Promise.all([s.close(), bare.close()]);
-  const median = (samples, at) => percentile(samples.slice(20).map((x) => x[at]), 50);
+  const median = (samples, at) =>
+    percentile(
+      samples.slice(20).map((x) => x[at]),
+      50,
+    );
   const floorMs = percentile(floor.slice(10), 50);
   goal(
     'todo get over MCP at 10 000 tasks, answer received / call() + JSON of details',

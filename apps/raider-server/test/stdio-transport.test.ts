@@ -148,17 +148,27 @@ describe('raider-server over stdio: big todo answers', () => {
       return JSON.parse(line);
     };
     try {
-      await send('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+      await send('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      });
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
       const todo = (args: Record<string, unknown>) => send('tools/call', { name: 'todo', arguments: args });
       for (let i = 1; i <= 2_000; i += 1) await todo({ action: 'create', subject: `Task ${i} "é"` });
       const first = await todo({ action: 'get', id: 1000 });
       expect(first.result.content[0].text).toBe('#1000 [pending] Task 1000 "é"');
       expect(first.result.structuredContent.tasks).toHaveLength(2_000);
-      expect((await todo({ action: 'get', id: 1000 })).result.structuredContent).toEqual(first.result.structuredContent);
+      expect((await todo({ action: 'get', id: 1000 })).result.structuredContent).toEqual(
+        first.result.structuredContent,
+      );
       await todo({ action: 'update', id: 1000, status: 'in_progress' });
       const after = await todo({ action: 'get', id: 1000 });
-      expect(after.result.structuredContent.tasks[999]).toEqual({ id: 1000, subject: 'Task 1000 "é"', status: 'in_progress' });
+      expect(after.result.structuredContent.tasks[999]).toEqual({
+        id: 1000,
+        subject: 'Task 1000 "é"',
+        status: 'in_progress',
+      });
       expect(after.id).toBe(id);
     } finally {
       child.stdin.end();

@@ -449,7 +449,9 @@ describe('isImmutableTasks: one frozen array per version of the list', () => {
     expect(isImmutableTasks(first)).toBe(true);
     expect(Object.isFrozen(first)).toBe(true);
     expect(Object.isFrozen(first[0])).toBe(true);
-    expect(Object.isFrozen((first[0]?.metadata as { deep: { list: number[] } }).deep.list)).toBe(true);
+    const metadata = first[0]?.metadata as { deep: { list: number[] } } | undefined;
+    expect(metadata?.deep.list).toEqual([1]);
+    expect(Object.isFrozen(metadata?.deep.list)).toBe(true);
 
     const changed = tool.call({ action: 'update', id: 1, status: 'in_progress' }).details.tasks;
     expect(changed).not.toBe(first);
