@@ -15,10 +15,12 @@ import { TodoTool } from '@raider/todo-tools';
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const ECHO = fileURLToPath(new URL('./echo-server.mjs', import.meta.url));
 // Short blocks, many rounds: this machine's pauses (a few per hundred calls, 1-15 ms, whoever is
-// called) come in bursts, and many short blocks share them out evenly; 5 000 calls a side keep
-// the p99 from resting on a handful of them.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 51);
-const BLOCK = Number(process.env.BENCH_BLOCK ?? 100);
+// called) come in bursts, and short blocks share them out evenly; 10 000 calls a side keep the
+// p99 (the 100 slowest) from resting on a handful of them. The few-byte echo, printed for
+// information, gets a fifth of that.
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1000);
+const BLOCK = Number(process.env.BENCH_BLOCK ?? 10);
 // Where taskset exists: this client runs on core 0 and both servers on core 1, the same core for
 // each, so neither gets an advantage the other lacks (a server that shares the client's core
 // answers a small call faster: no wake-up across cores). The bench re-runs itself pinned.
@@ -103,16 +105,18 @@ async function timed(call) {
 }
 
 /** Alternating blocks of `raiderCall` and `echoCall`: p50 and p99 of each, in ms. */
-async function alternate(raiderCall, echoCall) {
+async function alternate(raiderCall, echoCall, rounds = ROUNDS) {
+  // Both warm up first (code compiled, caches filled), then alternate.
+  for (let i = 0; i < WARM_UP; i += 1) {
+    await raiderCall();
+    await echoCall();
+  }
   const raider = [];
   const echo = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
+  for (let round = 0; round < rounds; round += 1) {
     for (let i = 0; i < BLOCK; i += 1) raider.push(await timed(raiderCall));
     for (let i = 0; i < BLOCK; i += 1) echo.push(await timed(echoCall));
   }
-  // The first round warms both up.
-  raider.splice(0, BLOCK);
-  echo.splice(0, BLOCK);
   return {
     raider: [percentile(raider, 50), percentile(raider, 99)],
     echo: [percentile(echo, 50), percentile(echo, 99)],
@@ -181,7 +185,7 @@ async function roundTrips(kind) {
     const what = `${kind} ${name} (1 000 tasks) / the bare server answering the same bytes`;
     goal(`${what}, p50`, raider[0] / same[0], 1.15, ms(raider[0], same[0]));
     goal(`${what}, p99`, raider[1] / same[1], 1.15, ms(raider[1], same[1]));
-    const { raider: own, echo: few } = await alternate(call, echoCall);
+    const { raider: own, echo: few } = await alternate(call, echoCall, Math.ceil(ROUNDS / 5));
     info(
       `${kind} ${name} (1 000 tasks) / the few-byte echo, p50 and p99`,
       `${(own[0] / few[0]).toFixed(2)}x, ${(own[1] / few[1]).toFixed(2)}x${ms(own[0], few[0])}`,

@@ -1,12 +1,13 @@
 /**
  * The SDK's stdio transport, writing what it sends as the SDK does (one line of JSON per message),
- * except that the JSON of a `todo` list is made once per version of the list, not once per answer.
+ * except that the JSON of a `todo` list read again unchanged is made once, not once per answer.
  *
  * Every `todo` answer carries the whole list in `structuredContent.tasks` (rpiv-todo's contract):
  * 490 kB of JSON at 10 000 tasks, which `JSON.stringify` takes about 1.3 ms to make and the pipe
  * write as long again to encode. The list's array is immutable and shared by every answer while
- * the list is unchanged (`isImmutableTasks`), so its JSON is kept by the array's identity and
- * spliced into the line. The bytes written are exactly `JSON.stringify(message) + '\n'`.
+ * the list is unchanged (`isImmutableTasks`), so from its second answer on its UTF-8 JSON is kept
+ * by the array's identity and written between the text before and after it. The bytes written are
+ * exactly `JSON.stringify(message) + '\n'`.
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';

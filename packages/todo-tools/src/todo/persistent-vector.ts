@@ -61,10 +61,12 @@ export class PersistentVector<T> {
 
   /** The values in order, as a new array. */
   toArray(): T[] {
-    const out: T[] = [];
+    // Sized up front: an array grown by push is copied as it grows, twice the garbage.
+    const out = new Array<T>(this.size);
+    let at = 0;
     const walk = (node: Node<T>, level: number): void => {
       if (level === 0) {
-        for (const value of node) out.push(value as T);
+        for (const value of node) out[at++] = value as T;
       } else {
         for (const child of node) walk(child as Node<T>, level - BITS);
       }
