@@ -23,15 +23,13 @@ const PLACEHOLDER = `raider-tasks-${randomUUID()}`;
 const QUOTED_PLACEHOLDER = JSON.stringify(PLACEHOLDER);
 
 /**
- * Lists sent once. A list sent a second time is being read while unchanged (a client polling, a
- * get after a get), so from then on its bytes are kept. A list sent only once (every change makes
- * a new one) is serialised as any message is, and nothing of it outlives the write: keeping each
- * version's JSON would only have the garbage collector copy and promote it.
+ * The lists sent, each with its UTF-8 JSON once it was sent a second time, while the list's array
+ * lives. A list sent again is being read while unchanged (a client polling, a get after a get), so
+ * from then on its bytes are kept. A list sent only once (every change makes a new one) is
+ * serialised as any message is, and nothing of it outlives the write: keeping each version's JSON
+ * would only have the garbage collector copy and promote it.
  */
-const sentOnce = new WeakSet<readonly unknown[]>();
-
-/** The UTF-8 JSON of each list sent twice, while the list's array lives. */
-const kept = new WeakMap<readonly unknown[], Buffer>();
+const sent = new WeakMap<readonly unknown[], Buffer | undefined>();
 
 type WithTasks = { result: { structuredContent: { tasks: readonly unknown[] } } };
 
@@ -62,21 +60,17 @@ function around(message: JSONRPCMessage): [string, string] {
  */
 export function messageLine(message: JSONRPCMessage): (string | Buffer)[] {
   const tasks = bigImmutableTasks(message);
-  if (!tasks || firstSending(tasks)) return [`${JSON.stringify(message)}\n`];
-  let bytes = kept.get(tasks);
+  if (!tasks || !sent.has(tasks)) {
+    if (tasks) sent.set(tasks, undefined);
+    return [`${JSON.stringify(message)}\n`];
+  }
+  let bytes = sent.get(tasks);
   if (!bytes) {
     bytes = Buffer.from(JSON.stringify(tasks));
-    kept.set(tasks, bytes);
+    sent.set(tasks, bytes);
   }
   const [head, tail] = around(message);
   return [head, bytes, tail];
-}
-
-/** True the first time `tasks` is sent (and notes it), false after. */
-function firstSending(tasks: readonly unknown[]): boolean {
-  if (sentOnce.has(tasks)) return false;
-  sentOnce.add(tasks);
-  return true;
 }
 
 /** `StdioServerTransport` that writes each message with `messageLine`. */

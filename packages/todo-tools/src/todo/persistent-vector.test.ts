@@ -28,6 +28,8 @@ describe('PersistentVector', { timeout: 120_000 }, () => {
           for (const [version, expected] of versions) {
             expect(version.size).toBe(expected.length);
             expect(version.toArray()).toEqual(expected);
+            // Each version, old ones included, hands out its own values.
+            expect(version.frozenArray()).toEqual(expected);
           }
         },
       ),
@@ -47,5 +49,17 @@ describe('PersistentVector', { timeout: 120_000 }, () => {
     expect(changed.get(30_000)).toBe(-1);
     expect(vec.get(30_000)).toBe(30_000);
     expect(changed.toArray().length).toBe(size);
+  });
+
+  it('hands out one frozen array per vector', () => {
+    const vec = PersistentVector.empty<number>().push(1).push(2);
+    const array = vec.frozenArray();
+    expect(array).toEqual([1, 2]);
+    expect(Object.isFrozen(array)).toBe(true);
+    expect(vec.frozenArray()).toBe(array);
+    expect(vec.toArray()).not.toBe(array);
+    const next = vec.set(0, 9);
+    expect(next.frozenArray()).toEqual([9, 2]);
+    expect(vec.frozenArray()).toEqual([1, 2]);
   });
 });

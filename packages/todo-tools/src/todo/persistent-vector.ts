@@ -24,6 +24,9 @@ function setIn<T>(node: Node<T>, level: number, index: number, value: T): Node<T
 
 /** An immutable vector of values. */
 export class PersistentVector<T> {
+  /** `frozenArray()`, once built: the vector never changes, so neither does its array. */
+  #frozen: readonly T[] | undefined;
+
   private constructor(
     /** Number of values. */
     readonly size: number,
@@ -57,6 +60,12 @@ export class PersistentVector<T> {
       shift += BITS;
     }
     return new PersistentVector(this.size + 1, shift, setIn(root, shift, this.size, value));
+  }
+
+  /** The values in order as a frozen array, built on the first call and the same one after. */
+  frozenArray(): readonly T[] {
+    this.#frozen ??= Object.freeze(this.toArray());
+    return this.#frozen;
   }
 
   /** The values in order, as a new array. */

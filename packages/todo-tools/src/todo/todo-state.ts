@@ -65,21 +65,17 @@ const sameIds = (a: readonly number[] | undefined, b: readonly number[] | undefi
   return left.length === right.length && left.every((value, i) => value === right[i]);
 };
 
-/**
- * The frozen array of a vector's tasks, built once per vector: snapshots of an unchanged list share
- * one array (a vector is never changed, only replaced), so reading the list again costs nothing and
- * whoever serialises it can keep its JSON by the array's identity.
- */
-const arrays = new WeakMap<PersistentVector<TodoTask>, readonly TodoTask[]>();
-/** Every array `frozenTasks` has handed out: frozen, of frozen tasks, never changed. */
+/** Every `tasks` array a snapshot has handed out: frozen, of frozen tasks, never changed. */
 const immutable = new WeakSet<readonly TodoTask[]>();
+
+/**
+ * The frozen array of a vector's tasks, built once per vector (`frozenArray`): snapshots of an
+ * unchanged list share one array, so reading the list again costs nothing and whoever serialises
+ * it can keep its JSON by the array's identity.
+ */
 function frozenTasks(vector: PersistentVector<TodoTask>): readonly TodoTask[] {
-  let tasks = arrays.get(vector);
-  if (!tasks) {
-    tasks = Object.freeze(vector.toArray());
-    arrays.set(vector, tasks);
-    immutable.add(tasks);
-  }
+  const tasks = vector.frozenArray();
+  immutable.add(tasks);
   return tasks;
 }
 
@@ -307,7 +303,7 @@ export class TodoState {
 
   private list(p: TodoParams): Outcome {
     const rows: string[] = [];
-    for (const task of this.vector.toArray()) {
+    for (const task of this.vector.frozenArray()) {
       if (task.status === 'deleted' && !p.includeDeleted) continue;
       if (p.status !== undefined && task.status !== p.status) continue;
       rows.push(listRow(task));

@@ -442,9 +442,10 @@ describe('isImmutableTasks: one frozen array per version of the list', () => {
     const tool = new TodoTool();
     tool.call({ action: 'create', subject: 'A', metadata: { deep: { list: [1] } } });
     const first = tool.call({ action: 'get', id: 1 }).details.tasks;
-    // A read, a rejected call and a no-op update leave the list as it was.
+    // A list, a rejected call and an update to the status it has leave the list as it was.
     expect(tool.call({ action: 'list' }).details.tasks).toBe(first);
     expect(tool.call({ action: 'get', id: 9 }).details.tasks).toBe(first);
+    expect(tool.call({ action: 'update', id: 1, status: 'pending' }).details.tasks).toBe(first);
     expect(tool.snapshot().tasks).toBe(first);
     expect(isImmutableTasks(first)).toBe(true);
     expect(Object.isFrozen(first)).toBe(true);
