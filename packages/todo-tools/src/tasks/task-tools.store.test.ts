@@ -126,6 +126,21 @@ describe('onChange: observers get what changed, not the list', () => {
     expect(changes).toEqual([]);
   });
 
+  it('a change reads as plain data: its keys, JSON, a spread and structuredClone show put, removed and whole', async () => {
+    const changes: object[] = [];
+    const tools = new TodoTools({ onChange: (change) => changes.push(change) });
+    await tools.createTask({ subject: 'A', description: '' });
+    const [change] = changes;
+    const plain = { put: [expect.objectContaining({ id: '1', content: 'A' })], removed: [], whole: false };
+    expect(Object.keys(change as object)).toEqual(['put', 'removed', 'whole']);
+    expect(JSON.parse(JSON.stringify(change))).toEqual(plain);
+    expect({ ...change }).toEqual(plain);
+    expect(Object.keys({ ...change })).toEqual(['put', 'removed', 'whole']);
+    expect(structuredClone(change)).toEqual(plain);
+    // Read twice, the same copy.
+    expect((change as { put: unknown }).put).toBe((change as { put: unknown }).put);
+  });
+
   it("another holder's changes reach it as what they changed", async () => {
     const store = memoryTaskStore();
     const changes: { put: { id: string }[]; removed: string[]; whole: boolean }[] = [];

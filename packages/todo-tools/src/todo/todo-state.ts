@@ -89,25 +89,31 @@ export function isImmutableTasks(value: unknown): value is readonly TodoTask[] {
   return Array.isArray(value) && immutable.has(value);
 }
 
+/** Where a snapshot keeps its vector: a hidden key, so JSON, spreads and structuredClone see only the list. */
+const VECTOR = Symbol('todo snapshot vector');
+
+/**
+ * The `tasks` getter of every snapshot: one function shared by all, so every snapshot has the same
+ * shape. A getter made per snapshot gave each snapshot a hidden class of its own, held outside the
+ * young generation, which kept each call's garbage alive through every minor collection (a `todo`
+ * update spent 15x longer in them than a `get`).
+ */
+function snapshotTasks(this: { [VECTOR]: PersistentVector<TodoTask> }): readonly TodoTask[] {
+  return frozenTasks(this[VECTOR]);
+}
+
 /**
  * Adds a snapshot of `vector` and `nextId` to `target`: `tasks` is an enumerable getter that reads
- * the (frozen) array on first use and keeps it, so JSON, structuredClone and spreading all see a
- * plain list, and a snapshot nobody reads costs nothing.
+ * the (frozen) array of the vector, built on first use, so JSON, structuredClone and spreading all
+ * see a plain list, and a snapshot nobody reads costs nothing.
  */
 function addSnapshot<T extends object>(
   target: T,
   vector: PersistentVector<TodoTask>,
   nextId: number,
 ): T & TodoSnapshot {
-  let tasks: readonly TodoTask[] | undefined;
-  Object.defineProperty(target, 'tasks', {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      tasks ??= frozenTasks(vector);
-      return tasks;
-    },
-  });
+  Object.defineProperty(target, VECTOR, { value: vector });
+  Object.defineProperty(target, 'tasks', { enumerable: true, configurable: true, get: snapshotTasks });
   return Object.assign(target, { nextId }) as T & TodoSnapshot;
 }
 

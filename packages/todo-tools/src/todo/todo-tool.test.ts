@@ -462,6 +462,25 @@ describe('isImmutableTasks: one frozen array per version of the list', () => {
     expect(first[0]?.status).toBe('pending');
   });
 
+  it('a snapshot reads as plain data: its keys in order, JSON, a spread and structuredClone', () => {
+    const tool = new TodoTool();
+    tool.call({ action: 'create', subject: 'A' });
+    const { details } = tool.call({ action: 'get', id: 7 });
+    const plain = {
+      action: 'get',
+      params: { id: 7 },
+      tasks: [{ id: 1, subject: 'A', status: 'pending' }],
+      nextId: 2,
+      error: '#7 not found',
+    };
+    expect(Object.keys(details)).toEqual(['action', 'params', 'tasks', 'nextId', 'error']);
+    expect(JSON.stringify(details)).toBe(JSON.stringify(plain));
+    expect({ ...details }).toEqual(plain);
+    expect(Object.keys({ ...details })).toEqual(Object.keys(plain));
+    expect(structuredClone(details)).toEqual(plain);
+    expect(Object.keys(tool.snapshot())).toEqual(['tasks', 'nextId']);
+  });
+
   it('is false for anything it did not hand out, an equal copy included', () => {
     const tool = new TodoTool();
     tool.call({ action: 'create', subject: 'A' });
