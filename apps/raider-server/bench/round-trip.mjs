@@ -3,7 +3,7 @@
 // cost issue as a ratio. Run after a build: `pnpm --filter @raider/server bench:server`.
 // Not part of `pnpm test`: it measures, it does not pass or fail.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,12 +129,17 @@ const goal = (what, value, bar, detail = '') =>
 const info = (what, value) => rows.push({ what, value, bar: '', met: '(for information)' });
 const ms = (a, b) => ` (${a.toFixed(3)} / ${b.toFixed(3)} ms)`;
 
-/** A file holding `answer` as JSON, for echo-server.mjs's --answer. */
-function answerFile(answer) {
+/** The bare server answering `answer` (echo-server.mjs --answer), started by `start(args)`. */
+async function bareAnswering(answer, start) {
   const dir = mkdtempSync(join(tmpdir(), 'raider-bench-'));
   const file = join(dir, 'answer.json');
   writeFileSync(file, JSON.stringify(answer));
-  return file;
+  try {
+    // It reads the file as it starts, before it answers anything.
+    return await start(['--answer', file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function roundTrips(kind) {
@@ -177,7 +182,7 @@ async function roundTrips(kind) {
   for (const [name, call] of Object.entries(calls)) {
     if (process.env.BENCH_CALLS && !process.env.BENCH_CALLS.split(',').includes(name)) continue;
     const answer = await call();
-    const bare = await connect(ECHO, ['--answer', answerFile(answer)], SERVER_CORE);
+    const bare = await bareAnswering(answer, (args) => connect(ECHO, args, SERVER_CORE));
     bareServers.push(bare);
     const bareCall = () => bare.client.callTool({ name: 'echo', arguments: { text: 'hi' } });
     if (JSON.stringify(await bareCall()) !== JSON.stringify(answer)) throw new Error('the bare answer differs');
@@ -258,7 +263,9 @@ async function todoDetails() {
   for (let i = 1; i <= size; i += 1)
     await s.client.callTool({ name: 'todo', arguments: { action: 'create', subject: `Task ${i}` } });
   const get = () => s.client.callTool({ name: 'todo', arguments: { action: 'get', id: 5000 } });
-  const bare = await stdioClient(ECHO, ['--answer', answerFile(await get())], SERVER_CORE, TimedStdioClientTransport);
+  const bare = await bareAnswering(await get(), (args) =>
+    stdioClient(ECHO, args, SERVER_CORE, TimedStdioClientTransport),
+  );
   const bareGet = () => bare.client.callTool({ name: 'echo', arguments: { text: 'hi' } });
   /** [answer received, whole call] in ms: the server's part, and with this client's decode. */
   const sample = async (client, call) => {
