@@ -55,9 +55,20 @@ export function advertised(schema: z.ZodObject): z.ZodObject {
     shape[key] = z.unknown().optional().meta(property);
   }
   const required = json.required?.length ? { required: json.required } : {};
-  const made = z.looseObject(shape).meta({ additionalProperties: false, ...required });
+  const made = opaque(z.looseObject(shape).meta({ additionalProperties: false, ...required }), 'input');
   advertisedOf.set(schema, made);
   return made;
+}
+
+/**
+ * A schema any object passes at the least cost (no property to walk), showing clients exactly the
+ * JSON Schema of `shown` (as the SDK writes it: draft-7, for `io`). The SDK checks every call's
+ * arguments and structured result against the schemas a tool was registered with; ours are only
+ * there to be shown, so their checks should cost nothing.
+ */
+function opaque(shown: z.ZodObject, io: 'input' | 'output'): z.ZodObject {
+  const { $schema: _, ...json } = z.toJSONSchema(shown, { target: 'draft-7', io }) as Record<string, unknown>;
+  return z.looseObject({}).meta(json);
 }
 
 // Each schema is advertised once, however many conversations register it.
@@ -82,5 +93,5 @@ export function advertisedOutput(shape: z.ZodRawShape): z.ZodObject {
   for (const [key, property] of Object.entries(json.properties ?? {})) {
     advertisedShape[key] = required.has(key) ? z.unknown().meta(property) : z.unknown().optional().meta(property);
   }
-  return z.object(advertisedShape);
+  return opaque(z.object(advertisedShape), 'output');
 }
