@@ -109,6 +109,9 @@ const todoSchema = z.object({
   activeForm: z.string(),
 });
 
+/** todo_write's output schema as registered, built once for every object (see advertisedOutput). */
+const ADVERTISED_OUTPUT = advertisedOutput({ todos: z.array(todoSchema) });
+
 /** What todo_write is built from (TodoTools hands its options on). */
 // One set of schemas per distinct limits, shared by every conversation with the same.
 const itemSchemaFor = perLimits(todoItemSchema);
@@ -139,7 +142,7 @@ export class TodoWrite {
         description:
           'Replace the todo list: send the whole list every time. At most one item in_progress; mark items completed as soon as they are done.',
         inputSchema: advertised(this.writeSchema),
-        outputSchema: advertisedOutput({ todos: z.array(todoSchema) }),
+        outputSchema: ADVERTISED_OUTPUT,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       },
       async (args) => toResult(await this.write(args)),

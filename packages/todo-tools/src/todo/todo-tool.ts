@@ -91,6 +91,9 @@ const OUTPUT = {
   error: z.string().optional(),
 };
 
+/** The output schema as registered, built once for every object (see advertisedOutput). */
+const ADVERTISED_OUTPUT = advertisedOutput(OUTPUT);
+
 /**
  * rpiv-todo's `todo` tool: actions create, update, list, get, delete and clear on one list, with
  * tombstones, dependency checks before any change, and a result that carries the whole state.
@@ -233,7 +236,7 @@ export class TodoTool {
         description:
           'Plan and track multi-step work: action create, update, list, get, delete (tombstone) or clear. Ids are integers; keep one task in_progress.',
         inputSchema: advertised(INPUT),
-        outputSchema: advertisedOutput(OUTPUT),
+        outputSchema: ADVERTISED_OUTPUT,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       },
       async (args): Promise<CallToolResult> => {
