@@ -24,11 +24,32 @@ export function invalid(error: z.ZodError): Answer {
   return rejected(formatIssues(error));
 }
 
+/**
+ * True when a store's error says the change may have been committed after all (the connection
+ * broke during COMMIT, a file was renamed in and could not be taken back): see `TaskStore`.
+ */
+export function mayHaveBeenSaved(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && (error as { mayHaveBeenSaved?: unknown }).mayHaveBeenSaved === true
+  );
+}
+
+/**
+ * What a store's failure means to the model, before the store's own message (which says what and
+ * where): nothing was changed, or, when the store cannot tell, that the change may have been saved
+ * (so a model reads the list before it retries, instead of making a duplicate).
+ */
+export function storeFailure(list: 'task' | 'todo' | undefined, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const which = list ? `${list} list` : 'list';
+  return mayHaveBeenSaved(error)
+    ? `the ${which} change may have been saved, or not: ${message}; read the list before trying again`
+    : `the ${which} could not be read or saved: ${message}`;
+}
+
 /** The error answer for a store that failed: its own message says what and where. */
 export function storeProblem(list: 'task' | 'todo', error: unknown): Answer {
-  return rejected(
-    `the ${list} list could not be read or saved: ${error instanceof Error ? error.message : String(error)}`,
-  );
+  return rejected(storeFailure(list, error));
 }
 
 /** An answer as an MCP tool result: the text, and `structuredContent` unless it is an error. */

@@ -21,6 +21,8 @@ export interface Transaction<T, R> {
  *   a message a person can act on) when the state cannot be read, and then nothing is written.
  * - `transact(fn)` runs `fn` on the current state with exclusive access (across processes, for a
  *   shared store), writes `next` when given, and resolves with `result` only once `next` is durable.
+ *   When it cannot tell whether `next` was written, it rejects with an error whose
+ *   `mayHaveBeenSaved` property is `true` (as `TaskStore` does).
  */
 export interface ListStore<T> {
   load(): Promise<T | undefined>;

@@ -71,7 +71,11 @@ export interface TaskTransaction<R> {
 
 /**
  * A task list's storage, by record, with a change feed. Every method rejects (with a message a
- * person can act on) when the storage cannot be used, and then nothing is written.
+ * person can act on) when the storage cannot be used, and then nothing is written, with one
+ * exception a store must say: when it cannot tell whether a write was committed (the connection
+ * broke during COMMIT, a file was renamed in and could not be taken back), it rejects with an
+ * error whose `mayHaveBeenSaved` property is `true`, and the tools answer that the change may
+ * have been saved (never "nothing was changed", which a model would retry into a duplicate).
  *
  * - `load()`: the whole list and the sequence it is at (a holder's first call; a reload).
  * - `changesSince(seq)`: what changed after `seq` (an empty delta at the same `seq` when nothing

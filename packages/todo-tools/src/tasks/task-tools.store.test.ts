@@ -96,6 +96,31 @@ describe('the task tools on a task store', () => {
     expect((await tools.createTask({ subject: 'C', description: '' })).text).toBe('Task #2 created successfully: C');
     expect((await inner.load()).tasks.map((t) => t.subject)).toEqual(['A', 'C']);
   });
+
+  it('a store that cannot tell whether it committed: the answer says the change may have been saved, and the next call reads the list whole', async () => {
+    const inner = memoryTaskStore();
+    let lost = false;
+    // Commits, then loses the acknowledgement (a connection that broke during COMMIT).
+    const store: TaskStore = {
+      ...inner,
+      transact: async (seq, fn) => {
+        const committed = await inner.transact(seq, fn);
+        if (lost) throw Object.assign(new Error('the connection was lost during COMMIT'), { mayHaveBeenSaved: true });
+        return committed;
+      },
+    };
+    const tools = new TodoTools({ taskStore: store });
+    await tools.createTask({ subject: 'A', description: '' });
+    lost = true;
+    expect((await tools.createTask({ subject: 'B', description: '' })).text).toBe(
+      'Error: the task list change may have been saved, or not: the connection was lost during COMMIT; read the list before trying again',
+    );
+    lost = false;
+    // What was committed shows: the model that reads the list finds B, and does not make it twice.
+    await tools.syncTasks();
+    expect(tools.getTask('2')).toContain('Task #2: B');
+    expect((await tools.createTask({ subject: 'C', description: '' })).text).toBe('Task #3 created successfully: C');
+  });
 });
 
 describe('onChange: observers get what changed, not the list', () => {

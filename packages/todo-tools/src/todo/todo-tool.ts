@@ -6,6 +6,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { storeFailure } from '../answer.js';
 import { InvalidListError } from '../errors.js';
 import { DEFAULT_LIMITS, type TodoLimits } from '../limits.js';
 import { tooDeeplyNested } from '../metadata.js';
@@ -154,7 +155,7 @@ export class TodoTool {
           (out) => out.changed,
         );
       } catch (error) {
-        const message = `the list could not be read or saved: ${error instanceof Error ? error.message : String(error)}`;
+        const message = storeFailure(undefined, error);
         const details: TodoDetails = this.state.snapshotInto({ action: actionOf(params), params: paramsOf(params) });
         details.error = message;
         return { content: [{ type: 'text', text: errorText(message) }], details } as TodoResult;
