@@ -1,7 +1,7 @@
 // The request guard in milliseconds, with fake requests.
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { type GuardOptions, requestGuard } from '../src/http/guard.js';
+import { type GuardOptions, isOAuthPath, NO_OAUTH_MESSAGE, requestGuard } from '../src/http/guard.js';
 
 const base: GuardOptions = {
   host: '127.0.0.1',
@@ -45,5 +45,44 @@ describe('requestGuard', () => {
     expect(guard(request('/board/state', { cookie: 'raider_token=s3cret-made-at-start' }))).toEqual({ kind: 'pass' });
     // A malformed cookie is refused like a wrong one, not an error.
     expect(guard(request('/board/state', { cookie: 'raider_token=%E0%A4%A' }))).toMatchObject({ status: 401 });
+  });
+
+  it('answers OAuth discovery and registration with no-oauth (404) before the token, after Host and Origin', () => {
+    const noOAuth = { kind: 'no-oauth', message: NO_OAUTH_MESSAGE };
+    const paths = [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-authorization-server/mcp',
+      '/.well-known/openid-configuration',
+      '/.well-known/openid-configuration/mcp',
+      '/mcp/.well-known/openid-configuration',
+      '/register',
+    ];
+    for (const options of [
+      { ...base, host: '0.0.0.0', token: 'a-token-of-16-chars' },
+      { ...base, boardSecret: 's3cret-made-at-start' },
+      base,
+    ]) {
+      const guard = requestGuard(options);
+      for (const path of paths) {
+        expect(guard(request(path))).toEqual(noOAuth);
+        expect(guard(request(path, {}, 'POST'))).toEqual(noOAuth);
+      }
+      // Host and Origin come first: a page from elsewhere gets its 403, not the 404.
+      expect(guard(request('/register', { host: 'evil.example:3333' }, 'POST'))).toMatchObject({ status: 403 });
+      expect(guard(request('/register', { origin: 'https://evil.example' }, 'POST'))).toMatchObject({ status: 403 });
+    }
+    expect(NO_OAUTH_MESSAGE).toMatch(/raider does no OAuth.*Authorization: Bearer <token>/);
+    // /mcp itself keeps its 401 and WWW-Authenticate: Bearer, and look-alikes are not taken for OAuth.
+    const guard = requestGuard({ ...base, token: 'a-token-of-16-chars' });
+    expect(guard(request('/mcp', {}, 'POST'))).toMatchObject({
+      kind: 'refuse',
+      status: 401,
+      headers: { 'www-authenticate': 'Bearer' },
+    });
+    for (const path of ['/registered', '/.well-known/other', '/board/register-x', '/mcp']) {
+      expect(isOAuthPath(path)).toBe(false);
+    }
   });
 });

@@ -1,7 +1,9 @@
 import { request } from 'node:http';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NO_OAUTH_MESSAGE } from '../src/http/guard.js';
 import { type HttpServer, readOptions, type ServerOptions, startHttp } from '../src/index.js';
 import { textOf } from './helpers.js';
 
@@ -103,6 +105,54 @@ describe('raider-server over Streamable HTTP', () => {
     const { client } = await connect(url, { authorization: 'Bearer s3cret' });
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     expect(() => readOptions(['--http', '--host', '0.0.0.0'], {})).toThrow(/expected a bearer token/);
+  });
+
+  it('with --token, OAuth discovery and registration answer 404 (raider does no OAuth), /mcp keeps its 401', async () => {
+    const server = await serve({ token: 's3cret-token' });
+    const base = server.url.replace('/mcp', '');
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+      '/register',
+    ]) {
+      for (const method of ['GET', 'POST']) {
+        const answer = await raw(`${base}${path}`, { method, ...(method === 'POST' ? { body: '{}' } : {}) });
+        expect({ path, method, status: answer.status }).toEqual({ path, method, status: 404 });
+        expect(answer.headers['www-authenticate']).toBeUndefined();
+        expect(JSON.parse(answer.body)).toEqual({ error: 'not_found', error_description: NO_OAUTH_MESSAGE });
+      }
+    }
+    // Still behind the Host check.
+    const port = new URL(server.url).port;
+    expect((await raw(`${base}/register`, { headers: { host: `evil.example:${port}` }, body: '{}' })).status).toBe(403);
+    const mcp = await raw(server.url, { body: INIT });
+    expect(mcp.status).toBe(401);
+    expect(mcp.headers['www-authenticate']).toBe('Bearer');
+
+    // The SDK's own OAuth client, as Claude Code and the AI SDK run it on a 401: it ends with the
+    // server's words, not "Dynamic Client Registration rejected (HTTP 401)".
+    const provider: OAuthClientProvider = {
+      redirectUrl: 'http://127.0.0.1:1/callback',
+      clientMetadata: { redirect_uris: ['http://127.0.0.1:1/callback'], client_name: 'oauth-probe' },
+      clientInformation: () => undefined,
+      saveClientInformation: () => {},
+      tokens: () => undefined,
+      saveTokens: () => {},
+      redirectToAuthorization: () => {},
+      saveCodeVerifier: () => {},
+      codeVerifier: () => '',
+    };
+    const client = new Client({ name: 'oauth-probe', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider });
+    const failed = await client.connect(transport).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    await client.close().catch(() => {});
+    expect(failed?.message).toContain('raider does no OAuth');
+    expect(failed?.message).not.toContain('401');
   });
 
   it('caps concurrent sessions: idle ones make room for a newcomer (503 only when all are busy: http-limits)', async () => {

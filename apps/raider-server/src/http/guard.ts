@@ -24,11 +24,43 @@ export interface GuardOptions {
   boardSecret: string | undefined;
 }
 
-/** The guard's verdict: go on; refuse with a status; or a login that sets the board's cookie. */
+/**
+ * The guard's verdict: go on; refuse with a status; a login that sets the board's cookie; or a
+ * request for OAuth discovery or registration, which raider does not do (answered 404).
+ */
 export type Verdict =
   | { kind: 'pass' }
   | { kind: 'refuse'; status: 401 | 403; message: string; headers?: Record<string, string> }
-  | { kind: 'login'; token: string };
+  | { kind: 'login'; token: string }
+  | { kind: 'no-oauth'; message: string };
+
+/** What a client asking for OAuth discovery or registration is told (404). */
+export const NO_OAUTH_MESSAGE =
+  'raider does no OAuth: send the token the server was started with (--token, RAIDER_TOKEN) as Authorization: Bearer <token>';
+
+/**
+ * The OAuth discovery and registration paths (RFC 9728, RFC 8414, OpenID Connect Discovery, RFC
+ * 7591's conventional `/register`), each also with a path after it (`/.well-known/oauth-protected-resource/mcp`).
+ */
+const OAUTH_PATHS = [
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+  '/register',
+];
+
+/**
+ * True for a path an OAuth client probes or registers at: the well-known discovery documents, in
+ * their root, path-inserted (`/.well-known/openid-configuration/mcp`) and path-appended
+ * (`/mcp/.well-known/openid-configuration`) forms, and `/register`.
+ */
+export function isOAuthPath(pathname: string): boolean {
+  return (
+    OAUTH_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`)) ||
+    pathname.endsWith('/.well-known/openid-configuration') ||
+    pathname.endsWith('/.well-known/oauth-authorization-server')
+  );
+}
 
 /** True for an address that binds every interface. */
 export function isWildcard(host: string): boolean {
@@ -93,7 +125,8 @@ function cookieToken(req: IncomingMessage): string | undefined {
  * loopback stay open (as MCP clients expect) but the board, which shows every list and answers
  * questions, asks for its secret: any local process could reach it otherwise. The board's page
  * cannot send a header on its event stream: it proves the secret once with `/?token=` (a login,
- * answered with a cookie) and then carries it in an HttpOnly, SameSite=Strict cookie.
+ * answered with a cookie) and then carries it in an HttpOnly, SameSite=Strict cookie. OAuth
+ * discovery and registration paths get `no-oauth` (a 404) whatever the token: raider does no OAuth.
  *
  * @example
  * const guard = requestGuard({ host: '127.0.0.1', port: 3333, allowedHosts: [], allowedOrigins: [], token: undefined, boardSecret });
@@ -117,6 +150,11 @@ export function requestGuard(options: GuardOptions): (req: IncomingMessage) => V
       return { kind: 'refuse', status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
+    // Before the token: a 401 there makes clients (Claude Code, the AI SDK) take the server for an
+    // OAuth one, and their registration fails with a 401 that tells the person nothing. A 404 is
+    // the answer OAuth clients read as "no OAuth here". After Host and Origin, so a page from
+    // elsewhere learns nothing.
+    if (isOAuthPath(url.pathname)) return { kind: 'no-oauth', message: NO_OAUTH_MESSAGE };
     const boardRoute = url.pathname !== '/mcp' && url.pathname !== '/healthz';
     const secret = options.token ?? (boardRoute ? options.boardSecret : undefined);
     if (secret === undefined) return { kind: 'pass' };

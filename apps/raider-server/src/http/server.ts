@@ -45,8 +45,15 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-/** Answers the guard's refusal or login; true when it answered. */
+/** Answers the guard's refusal, login or OAuth 404; true when it answered. */
 function answerVerdict(res: ServerResponse, verdict: Verdict): boolean {
+  if (verdict.kind === 'no-oauth') {
+    // OAuth's own error shape (RFC 6749 5.2): an OAuth client that reads the body (the SDK's
+    // registration does) shows the person the description, not "Invalid OAuth error response".
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: 'not_found', error_description: verdict.message }));
+    return true;
+  }
   if (verdict.kind === 'refuse') {
     rpcError(res, verdict.status, -32000, verdict.message, verdict.headers);
     return true;
