@@ -80,6 +80,10 @@ export function createConversation(options: ConversationOptions): Conversation {
     {
       capabilities: { resources: { subscribe: true, listChanged: true } },
       instructions: instructions(options.family, options.names),
+      // Offering the board app registers three tools and a resource and links the list tools, each
+      // of which the SDK announces: a client that renders apps got four or five tools/list_changed
+      // before it had listed anything. Those sent in one tick go out as one.
+      debouncedNotificationMethods: ['notifications/tools/list_changed', 'notifications/resources/list_changed'],
     },
   );
   const registry = new TaskRegistry();
