@@ -5,8 +5,8 @@
  * the file is compacted to its latest changes as it grows, so it is never replayed from the
  * beginning of time, and a holder older than what is kept loads the list whole.
  */
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
-import { replaceFile } from './durable-write.js';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { temporaryPath, writeAll, writeDurably } from './durable-write.js';
 
 /** One committed change: its sequence, the ids it put and removed, the high-water mark after it. */
 export interface JournalEntry {
@@ -51,6 +51,8 @@ export class ChangeJournal {
   private offset = 0;
   /** Lines in the file, for compaction. */
   private lines = 0;
+  /** Where the last `append` wrote its line (the file and its size before), so it can be taken back. */
+  private appendedAt: { inode: number; size: number } | undefined;
 
   /**
    * @param path the journal file
@@ -165,8 +167,8 @@ export class ChangeJournal {
     try {
       const stat = fstatSync(fd);
       before = stat.size;
-      const written = writeSync(fd, line);
-      if (written !== line.length) throw Object.assign(new Error('a short write'), { code: 'EIO' });
+      this.appendedAt = { inode: stat.ino, size: before };
+      writeAll(fd, line);
       if (stat.ino === this.inode && before === this.offset) {
         // Read up to here already (under the lock): take the line as written, without reading it back.
         this.offset += line.length;
@@ -195,16 +197,41 @@ export class ChangeJournal {
   }
 
   /**
+   * Takes back the line the last `append` wrote (under the list's lock, when the rest of its
+   * commit failed): the file is cut back to where it was, and read again from its start.
+   * @throws when the file cannot be cut back
+   */
+  retractLast(): void {
+    const at = this.appendedAt;
+    if (!at) return;
+    this.appendedAt = undefined;
+    const fd = openSync(this.path, 'r+');
+    try {
+      if (fstatSync(fd).ino !== at.inode) throw Object.assign(new Error('the feed was replaced'), { code: 'ESTALE' });
+      ftruncateSync(fd, at.size);
+    } finally {
+      closeSync(fd);
+    }
+    this.reset(-1);
+    this.refresh();
+  }
+
+  /**
    * Rewrites the file with only the latest `keep` changes once it holds more than twice that
    * (under the list's lock): the cost is spread over the changes, and the file stays bounded.
+   * `beforeRename` (the lock's fence) throws when the rewrite must not replace the file.
    */
-  compactIfNeeded(): void {
+  compactIfNeeded(beforeRename: () => void): void {
     if (this.lines <= 2 * this.keep) return;
     const kept = this.entries.slice(-this.keep);
+    const temporary = temporaryPath(this.path);
     try {
-      replaceFile(this.path, Buffer.from(kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8'));
+      writeDurably(temporary, Buffer.from(kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8'));
+      beforeRename();
+      renameSync(temporary, this.path);
     } catch {
       // A journal too long is no harm; it is tried again at the next change.
+      rmSync(temporary, { force: true });
       return;
     }
     this.refresh();

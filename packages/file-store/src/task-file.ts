@@ -7,10 +7,16 @@ import type { TaskClaim, TaskRecord } from '@raider/todo-tools';
 
 const STATUSES = new Set(['pending', 'in_progress', 'completed']);
 
-/** A task file's name (`12.json`) to its id (`"12"`), or undefined for any other file. */
+/**
+ * The highest id a list hands out: the largest integer a JavaScript number holds exactly (the
+ * same bound as @raider/todo-tools' `MAX_TASK_ID`). A file named beyond it is not a task of the list.
+ */
+export const MAX_TASK_ID = Number.MAX_SAFE_INTEGER;
+
+/** A task file's name (`12.json`) to its id (`"12"`), or undefined for any other file (or an id beyond MAX_TASK_ID). */
 export function taskIdOf(fileName: string): string | undefined {
   const match = /^([1-9][0-9]{0,15})\.json$/.exec(fileName);
-  return match ? match[1] : undefined;
+  return match && Number(match[1]) <= MAX_TASK_ID ? match[1] : undefined;
 }
 
 const isStringArray = (value: unknown): value is string[] =>

@@ -12,7 +12,7 @@
  * (Claude Code itself, a teammate) changes without the journal are noticed by a watch on the
  * folder, and a task created that way is found under the lock before a new id is handed out.
  */
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   ListStore,
@@ -29,13 +29,13 @@ import type {
   Transaction,
 } from '@raider/todo-tools';
 import { ChangeJournal } from './change-journal.js';
-import { codeOf, replaceFile, syncFolder, temporaryOwner, temporaryPath, writeDurably } from './durable-write.js';
+import { codeOf, syncFolder, temporaryOwner, temporaryPath, writeDurably } from './durable-write.js';
 import { ListFileError } from './errors.js';
 import { FOLDER_FILES } from './folder-files.js';
 import { FolderWatch } from './folder-watch.js';
-import { exists, ListLock } from './list-lock.js';
+import { exists, isLockLost, ListLock, type LockFence } from './list-lock.js';
 import { readRegular, signatureOf } from './regular-file.js';
-import { formatTaskFile, parseTaskFile, taskIdOf } from './task-file.js';
+import { formatTaskFile, MAX_TASK_ID, parseTaskFile, taskIdOf } from './task-file.js';
 import { migrateV1 } from './v1-migration.js';
 
 /** Options of {@link openTaskFolder}. */
@@ -83,6 +83,16 @@ interface Prepared {
   temporary: string;
   name: string;
   signature: string;
+  /** True for a task file this holder has not seen (a create): it must not replace a file that exists. */
+  fresh: boolean;
+}
+
+/** How one visible step of a commit is taken back when a later step fails. */
+type Undo = () => void;
+
+/** `error` (a ListFileError) marked as a change that may have been saved: see TaskStore's contract. */
+function mayHaveBeenSaved(error: ListFileError): ListFileError {
+  return Object.assign(error, { mayHaveBeenSaved: true });
 }
 
 /** The task store of one holder of a list folder. */
@@ -116,10 +126,10 @@ class FolderTaskStore implements TaskStore {
 
   async transact<R>(seq: number, fn: (catchUp: TaskCatchUp) => Promise<TaskTransaction<R>>) {
     await this.ready();
-    return this.lock.run(async () => {
+    return this.lock.run(async (fence) => {
       const catchUp = (seq >= 0 ? this.deltaSince(seq, true) : undefined) ?? this.loadAll();
       const { write, result } = await fn(catchUp);
-      if (write && (write.put.length || write.removed.length)) this.commit(write);
+      if (write && (write.put.length || write.removed.length)) this.commit(write, fence);
       return { result, seq: this.journal.seq };
     });
   }
@@ -171,9 +181,16 @@ class FolderTaskStore implements TaskStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.storedHighWaterMark;
       throw new ListFileError(`${path}: cannot be read (${codeOf(error)})`);
     }
-    const value = Number(text.trim());
+    const trimmed = text.trim();
+    const value = Number(trimmed);
     if (Number.isSafeInteger(value) && value >= 0) this.storedHighWaterMark = Math.max(this.storedHighWaterMark, value);
-    else this.options.report(`${path}: expected a whole number; left as it is`);
+    else if (/^[0-9]+$/.test(trimmed)) {
+      // Beyond the highest id a list hands out: every id is taken, so creates are refused (never a loop, never a reused id).
+      this.storedHighWaterMark = MAX_TASK_ID;
+      this.options.report(
+        `${path}: ${trimmed.length > 20 ? `a ${trimmed.length}-digit number` : trimmed} is beyond ${MAX_TASK_ID}, the highest id a list hands out; left as it is, and no new id is handed out`,
+      );
+    } else this.options.report(`${path}: expected a whole number; left as it is`);
     return this.storedHighWaterMark;
   }
 
@@ -211,6 +228,12 @@ class FolderTaskStore implements TaskStore {
       if (id) {
         const record = this.readTask(id);
         if (record) tasks.push(record);
+        continue;
+      }
+      if (/^[1-9][0-9]*\.json$/.test(name)) {
+        this.options.report(
+          `${this.file(name)}: its id is beyond ${MAX_TASK_ID}, the highest id a list hands out; left as it is, and out of the list`,
+        );
         continue;
       }
       // A temporary file a killed writer left: removed once its process is gone.
@@ -268,7 +291,7 @@ class FolderTaskStore implements TaskStore {
     const ids: string[] = [];
     for (
       let next = Math.max(this.highestId, this.readHighWaterMark()) + 1;
-      exists(this.file(`${next}.json`));
+      next <= MAX_TASK_ID && exists(this.file(`${next}.json`));
       next += 1
     ) {
       ids.push(String(next));
@@ -276,40 +299,157 @@ class FolderTaskStore implements TaskStore {
     return ids;
   }
 
-  /** Commits a write (under the lock): temporary files first, then renames, removals, the journal line, one folder fsync. */
-  private commit(write: TaskWrite): void {
+  /**
+   * Commits a write (under the lock): temporary files first, then (each checked against the
+   * lock's fence) the task files linked or renamed in, the removals, the journal line, one folder
+   * fsync, and a last check before the call may answer. When a step fails, the steps made visible
+   * are taken back, so "nothing was changed" is true; when that cannot be done (or the lock was
+   * lost after a step was visible), the error says the change may have been saved.
+   */
+  private commit(write: TaskWrite, fence: LockFence): void {
     const highWaterMark = Math.max(write.highWaterMark, ...write.removed.map(Number));
     const prepared = this.prepare(write, highWaterMark);
-    let renamed = 0;
+    const undo: Undo[] = [];
+    const backups: string[] = [];
+    let visible = false;
     try {
-      for (const { temporary, name, signature } of prepared) {
-        renameSync(temporary, this.file(name));
-        renamed += 1;
-        // A rename keeps the file's inode, size and mtime: its signature is the temporary's.
-        if (name !== FOLDER_FILES.highWaterMark) this.known.set(name, signature);
+      for (const entry of prepared) {
+        fence.check();
+        this.putFile(entry, undo, backups);
+        visible = true;
       }
       for (const id of write.removed) {
-        unlinkSync(this.file(`${id}.json`));
-        this.known.delete(`${id}.json`);
+        fence.check();
+        this.removeFile(`${id}.json`, undo, backups);
+        visible = true;
       }
-      if (prepared.some(({ name }) => name === FOLDER_FILES.highWaterMark)) this.storedHighWaterMark = highWaterMark;
+      fence.check();
       this.journal.append({
         seq: this.journal.seq + 1,
         put: write.put.map((record) => record.id),
         removed: [...write.removed],
         highWaterMark,
       });
+      visible = true;
+      undo.push(() => this.journal.retractLast());
       syncFolder(this.path);
+      fence.check();
     } catch (error) {
       for (const { temporary } of prepared) rmSync(temporary, { force: true });
-      throw new ListFileError(
-        renamed === 0
-          ? `${this.path}: could not be saved (${codeOf(error)}); nothing was changed`
-          : `${this.path}: the change was not saved whole (${codeOf(error)}); it is not acknowledged`,
-      );
+      const failure = this.failure(error, visible, undo);
+      for (const backup of backups) rmSync(backup, { force: true });
+      throw failure;
     }
+    for (const backup of backups) rmSync(backup, { force: true });
+    for (const { name, signature } of prepared) {
+      // A rename or link keeps the file's inode, size and mtime: its signature is the temporary's.
+      if (name !== FOLDER_FILES.highWaterMark) this.known.set(name, signature);
+    }
+    for (const id of write.removed) this.known.delete(`${id}.json`);
+    if (prepared.some(({ name }) => name === FOLDER_FILES.highWaterMark)) this.storedHighWaterMark = highWaterMark;
     for (const record of write.put) this.highestId = Math.max(this.highestId, Number(record.id));
-    this.journal.compactIfNeeded();
+    this.journal.compactIfNeeded(() => fence.check());
+  }
+
+  /**
+   * Makes one prepared file visible. A new task file is linked in, which fails when a file of
+   * that name exists (a holder that lost its lock never writes over another's create); a file
+   * that exists is renamed over, its previous version kept under a hidden name until the commit
+   * is whole (to be put back if it is not).
+   */
+  private putFile(entry: Prepared, undo: Undo[], backups: string[]): void {
+    const path = this.file(entry.name);
+    if (entry.fresh && this.linkFresh(entry, path)) {
+      undo.push(() => unlinkSync(path));
+      return;
+    }
+    const backup = temporaryPath(path);
+    try {
+      linkSync(path, backup);
+      backups.push(backup);
+      undo.push(() => renameSync(backup, path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // Gone meanwhile (deleted by another writer): the put makes it anew.
+      undo.push(() => unlinkSync(path));
+    }
+    renameSync(entry.temporary, path);
+  }
+
+  /**
+   * Links a new task file in, never over one that exists. False when the file system has no hard
+   * links (the caller renames then, after checking that no file of that name exists).
+   */
+  private linkFresh(entry: Prepared, path: string): boolean {
+    try {
+      linkSync(entry.temporary, path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') {
+        throw new ListFileError(
+          `${path}: exists already, though this list's lock was held for the create (another process wrote it without the lock); nothing was changed`,
+        );
+      }
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+      if (exists(path)) {
+        throw new ListFileError(
+          `${path}: exists already, though this list's lock was held for the create (another process wrote it without the lock); nothing was changed`,
+        );
+      }
+      return false;
+    }
+    rmSync(entry.temporary, { force: true });
+    return true;
+  }
+
+  /** Removes a task file, kept under a hidden name until the commit is whole (to be put back if it is not). */
+  private removeFile(name: string, undo: Undo[], backups: string[]): void {
+    const path = this.file(name);
+    const backup = temporaryPath(path);
+    try {
+      renameSync(path, backup);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // Gone already.
+      throw error;
+    }
+    backups.push(backup);
+    undo.push(() => renameSync(backup, path));
+  }
+
+  /**
+   * The error of a commit that failed at `error`: the visible steps taken back (newest first) and
+   * "nothing was changed"; or, when the lock was lost after a step was visible or a step cannot be
+   * taken back, an error that says the change may have been saved.
+   */
+  private failure(error: unknown, visible: boolean, undo: Undo[]): ListFileError {
+    if (isLockLost(error)) {
+      if (!visible) return new ListFileError(`${error.message}; nothing was changed`);
+      // Not ours to take back: the new holder may have written since.
+      return mayHaveBeenSaved(new ListFileError(`${error.message}; it may have been saved, in part or whole`));
+    }
+    // The store's own refusal (a create that found its file taken) says what happened already.
+    const own = ListFileError.isInstance(error) ? (error as ListFileError) : undefined;
+    if (own && !visible) return own;
+    const code = own ? 'another writer' : codeOf(error);
+    let undone = true;
+    for (const step of undo.reverse()) {
+      try {
+        step();
+      } catch {
+        undone = false;
+      }
+    }
+    if (undone) {
+      try {
+        syncFolder(this.path);
+      } catch {
+        // What is visible is the list as it was; a crash right now could still show the change.
+      }
+      return own ?? new ListFileError(`${this.path}: could not be saved (${code}); nothing was changed`);
+    }
+    return mayHaveBeenSaved(
+      new ListFileError(`${this.path}: the change was made in part and could not be taken back (${code})`),
+    );
   }
 
   /**
@@ -317,17 +457,21 @@ class FolderTaskStore implements TaskStore {
    * visible: when one cannot be written (a full disk), none is, and nothing changed.
    */
   private prepare(write: TaskWrite, highWaterMark: number): Prepared[] {
-    const files = write.put.map((record) => ({ name: `${record.id}.json`, data: formatTaskFile(record) }));
+    const files = write.put.map((record) => ({
+      name: `${record.id}.json`,
+      data: formatTaskFile(record),
+      fresh: !this.known.has(`${record.id}.json`),
+    }));
     // Claude Code takes a new id above the highest file name and the high-water mark: once the
     // highest tasks are gone only the mark keeps their ids from coming back.
     const highestStays = !write.removed.includes(String(highWaterMark)) && exists(this.file(`${highWaterMark}.json`));
     if (write.removed.length && highWaterMark > this.readHighWaterMark() && !highestStays) {
-      files.push({ name: FOLDER_FILES.highWaterMark, data: String(highWaterMark) });
+      files.push({ name: FOLDER_FILES.highWaterMark, data: String(highWaterMark), fresh: false });
     }
     const prepared: Prepared[] = [];
     try {
-      for (const { name, data } of files) {
-        const entry = { temporary: temporaryPath(this.file(name)), name, signature: '' };
+      for (const { name, data, fresh } of files) {
+        const entry = { temporary: temporaryPath(this.file(name)), name, signature: '', fresh };
         prepared.push(entry);
         entry.signature = signatureOf(writeDurably(entry.temporary, Buffer.from(data, 'utf8')));
       }
@@ -348,7 +492,7 @@ export function openTaskFolder(path: string, options: TaskFolderOptions = {}): T
   const lock = new ListLock(path, Math.max(2000, options.staleMs ?? 10_000));
   const folderWatch = new FolderWatch(path, options.watch !== false);
   const maxDepth = options.maxMetadataDepth ?? 32;
-  const run = <T>(fn: () => Promise<T>) => lock.run(fn);
+  const run = <T>(fn: (fence: LockFence) => Promise<T>) => lock.run(fn);
   // A v1 list file is converted before the folder is first used (and tried again after a failure).
   let converted = options.v1File === undefined;
   const ready = async (): Promise<void> => {
@@ -374,7 +518,7 @@ export function openTaskFolder(path: string, options: TaskFolderOptions = {}): T
 /** A family's whole state in one file of the folder, changed under the list lock. */
 function wholeStateStore<T>(
   path: string,
-  locked: <R>(fn: () => Promise<R>) => Promise<R>,
+  locked: <R>(fn: (fence: LockFence) => Promise<R>) => Promise<R>,
   ready: () => Promise<void>,
 ): ListStore<T> {
   const read = (): T | undefined => {
@@ -395,18 +539,36 @@ function wholeStateStore<T>(
     },
     async transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R> {
       await ready();
-      return locked(async () => {
+      return locked(async (fence) => {
         const { next, result } = await fn(read());
-        if (next !== undefined) {
-          try {
-            replaceFile(path, Buffer.from(`${JSON.stringify(next)}\n`, 'utf8'));
-            syncFolder(join(path, '..'));
-          } catch (error) {
-            throw new ListFileError(`${path}: could not be saved (${codeOf(error)}); the previous version is kept`);
-          }
-        }
+        if (next !== undefined) saveWhole(path, Buffer.from(`${JSON.stringify(next)}\n`, 'utf8'), fence);
         return result;
       });
     },
   };
+}
+
+/**
+ * Replaces a family's state file under the lock's fence: temporary file, check, rename, folder
+ * fsync, check. Before the rename, a failure keeps the previous version; after it, the error
+ * says the change may have been saved.
+ */
+function saveWhole(path: string, data: Buffer, fence: LockFence): void {
+  const temporary = temporaryPath(path);
+  try {
+    writeDurably(temporary, data);
+    fence.check();
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    if (isLockLost(error)) throw new ListFileError(`${error.message}; the previous version is kept`);
+    throw new ListFileError(`${path}: could not be saved (${codeOf(error)}); the previous version is kept`);
+  }
+  try {
+    syncFolder(join(path, '..'));
+    fence.check();
+  } catch (error) {
+    const why = isLockLost(error) ? error.message : `${path}: its folder could not be synced (${codeOf(error)})`;
+    throw mayHaveBeenSaved(new ListFileError(`${why}; the new version may have been saved`));
+  }
 }
