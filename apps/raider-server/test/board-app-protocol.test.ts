@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { APP_MIME_TYPE, UI_EXTENSION } from '../src/board/board-app.js';
-import { CLI } from './helpers.js';
+import { CLI, textOf } from './helpers.js';
 
 const APPS = { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } };
 
@@ -67,5 +67,41 @@ describe('a client that announces MCP Apps', () => {
     await client.ping();
     expect(tools).not.toContain('board_state');
     expect(counts).toEqual({ tools: 0, resources: 0 });
+  });
+});
+
+describe('board_set_status (app-only)', () => {
+  it("an unknown task is an error that says what was expected; task_update keeps Claude Code's plain answer", async () => {
+    const { client } = await stdioCounting(APPS);
+    await client.callTool({ name: 'task_create', arguments: { subject: 'Only one', description: '' } });
+    const unknown = await client.callTool({
+      name: 'board_set_status',
+      arguments: { taskId: '99', status: 'completed' },
+    });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toBe('Error: taskId: expected the id of a task on the list, received "99" (no task #99)');
+    // The model's tool answers as Claude Code does: not an error.
+    const modelFacing = await client.callTool({
+      name: 'task_update',
+      arguments: { taskId: '99', status: 'completed' },
+    });
+    expect(modelFacing.isError).toBeFalsy();
+    expect(textOf(modelFacing)).toBe('Task not found');
+    // A known task still changes.
+    const known = await client.callTool({ name: 'board_set_status', arguments: { taskId: '1', status: 'completed' } });
+    expect(known.isError).toBeFalsy();
+    expect(textOf(await client.callTool({ name: 'task_get', arguments: { taskId: '1' } }))).toContain(
+      'Status: completed',
+    );
+  });
+
+  it('the todo family refuses an unknown task as an error too', async () => {
+    const { client } = await stdioCounting(APPS, ['--family', 'todo']);
+    const unknown = await client.callTool({
+      name: 'board_set_status',
+      arguments: { taskId: '7', status: 'completed' },
+    });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/#7 not found/);
   });
 });

@@ -4,7 +4,7 @@
  * resource (one self-contained HTML file, board-app/), linked from task_list (and the `todo` tool)
  * through `_meta.ui.resourceUri`, and three app-only tools the app calls through the host:
  * `board_state` (a long poll: it answers when the list changes), `board_set_status` (through the
- * task tools' own checks) and `board_answer` (answers an open question, as the web board does).
+ * task tools' own checks; an unknown task is an error there) and `board_answer` (answers an open question, as the web board does).
  * A client without the extension sees none of it: the tools and the resource stay disabled, and
  * task_list carries no `_meta`.
  */
@@ -60,6 +60,9 @@ export interface BoardAppOptions {
 type Pending = PendingQuestion;
 
 const STATUSES = ['pending', 'in_progress', 'completed'];
+
+/** The tasks family's whole answer to an update of an unknown id (Claude Code's, not an error). */
+const TASK_NOT_FOUND = 'Task not found';
 
 /**
  * An argument as the SDK sees it (anything gets through: the tool checks it and words the refusal
@@ -252,6 +255,12 @@ export class BoardApp {
       return error(`status: expected one of ${STATUSES.join(', ')}, received ${shown(status)}`);
     }
     const answer = await setStatus(taskId, status);
+    // task_update answers an unknown id with a plain `Task not found`, not an error, because Claude
+    // Code's TaskUpdate does and models are used to it. An app-only tool has no such answer to
+    // match, and the app must see the call failed: here it is an error saying what was expected.
+    if (!answer.isError && answer.text === TASK_NOT_FOUND) {
+      return error(`taskId: expected the id of a task on the list, received ${shown(taskId)} (no task #${taskId})`);
+    }
     return { content: [{ type: 'text', text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
   }
 
