@@ -4,9 +4,10 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TodoTools } from '@raider/todo-tools';
+import { MAX_TASK_ID as TOOLS_MAX_TASK_ID, TodoTools } from '@raider/todo-tools';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ListIdError, listFolderName, openList, type TaskFolder } from './index.js';
+import { MAX_TASK_ID } from './task-file.js';
 
 // Every fs function passes through to the real one unless a test makes it fail.
 vi.mock('node:fs', async (importOriginal) => {
@@ -226,6 +227,77 @@ describe('files that must not be trusted', () => {
       expect(fs.readFileSync(path, 'utf8')).toBe(text);
     },
   );
+
+  it("the folder's bound on ids is the task tools' own", () => {
+    expect(MAX_TASK_ID).toBe(TOOLS_MAX_TASK_ID);
+  });
+
+  it('a .highwatermark near 2^53: the last safe id is handed out, then creates are refused, no loop', async () => {
+    const dir = fresh();
+    fs.mkdirSync(join(dir, 'team'));
+    fs.writeFileSync(join(dir, 'team', '.highwatermark'), '9007199254740990');
+    const tools = toolsOn(dir);
+    expect((await tools.createTask({ subject: 'Last', description: '' })).text).toBe(
+      'Task #9007199254740991 created successfully: Last',
+    );
+    for (let i = 0; i < 3; i += 1) {
+      expect((await tools.createTask({ subject: 'More', description: '' })).text).toBe(
+        'Error: the list has handed out every id up to 9007199254740991, the highest a task list can hand out; start a new list',
+      );
+    }
+    // A restarted holder reads the same and refuses the same.
+    expect((await toolsOn(dir).createTask({ subject: 'Again', description: '' })).text).toMatch(
+      /^Error: the list has handed out every id up to 9007199254740991/,
+    );
+    expect(fs.readdirSync(join(dir, 'team')).filter((name) => name.endsWith('.json'))).toEqual([
+      '9007199254740991.json',
+    ]);
+  });
+
+  it('a .highwatermark beyond 2^53 is reported and taken as every id used: creates refused, the file left as it is', async () => {
+    const dir = fresh();
+    fs.mkdirSync(join(dir, 'team'));
+    fs.writeFileSync(join(dir, 'team', '.highwatermark'), '123456789012345678901234567890');
+    const problems: string[] = [];
+    const folder = openList(dir, 'team', { onProblem: (problem) => problems.push(problem) });
+    opened.push(folder);
+    const tools = new TodoTools({ taskStore: folder.tasks });
+    expect((await tools.createTask({ subject: 'A', description: '' })).text).toMatch(
+      /^Error: the list has handed out every id up to 9007199254740991/,
+    );
+    expect(problems.join('\n')).toContain(
+      '.highwatermark: a 30-digit number is beyond 9007199254740991, the highest id a list hands out; left as it is, and no new id is handed out',
+    );
+    expect(fs.readFileSync(join(dir, 'team', '.highwatermark'), 'utf8')).toBe('123456789012345678901234567890');
+  });
+
+  it('a task file named beyond 2^53 (9999999999999999.json) is reported and left out; creates go on, after a restart too', async () => {
+    const dir = fresh();
+    fs.mkdirSync(join(dir, 'team'));
+    const record = {
+      id: '9999999999999999',
+      subject: 'Huge',
+      description: '',
+      status: 'pending',
+      blocks: [],
+      blockedBy: [],
+    };
+    fs.writeFileSync(join(dir, 'team', '9999999999999999.json'), JSON.stringify(record));
+    const problems: string[] = [];
+    const open = () => {
+      const folder = openList(dir, 'team', { onProblem: (problem) => problems.push(problem) });
+      opened.push(folder);
+      return new TodoTools({ taskStore: folder.tasks });
+    };
+    const tools = open();
+    expect((await tools.createTask({ subject: 'A', description: '' })).text).toBe('Task #1 created successfully: A');
+    expect((await tools.createTask({ subject: 'B', description: '' })).text).toBe('Task #2 created successfully: B');
+    expect((await open().createTask({ subject: 'C', description: '' })).text).toBe('Task #3 created successfully: C');
+    expect(problems[0]).toMatch(
+      /9999999999999999\.json: its id is beyond 9007199254740991, the highest id a list hands out; left as it is, and out of the list$/,
+    );
+    expect(tools.listTasks()).toBe('#1 [pending] A\n#2 [pending] B');
+  });
 
   it('a UTF-8 byte order mark is accepted in a task file and in a v1 file', async () => {
     const dir = fresh();

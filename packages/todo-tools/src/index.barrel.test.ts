@@ -7,6 +7,7 @@ describeExports(api, [
   'DEFAULT_LIMITS',
   'InvalidListError',
   'InvalidOptionError',
+  'MAX_TASK_ID',
   'TODO_GUIDANCE',
   'TodoListError',
   'TodoTool',

@@ -13,7 +13,7 @@ export type {
   TaskTransaction,
   TaskWrite,
 } from './store/task-store.js';
-export { isSnapshot, memoryTaskStore } from './store/task-store.js';
+export { isSnapshot, MAX_TASK_ID, memoryTaskStore } from './store/task-store.js';
 export type { TodoGuidance } from './todo/todo-guidance.js';
 export { TODO_GUIDANCE } from './todo/todo-guidance.js';
 export { replay } from './todo/todo-replay.js';

@@ -97,6 +97,13 @@ export interface TaskStore {
   watch?(onChange: () => void): () => void;
 }
 
+/**
+ * The highest id a task list hands out: the largest integer a JavaScript number holds exactly.
+ * Past it a create is refused (an id one higher could not be told from it); a store reports a
+ * record or high-water mark beyond it instead of handing it in.
+ */
+export const MAX_TASK_ID = Number.MAX_SAFE_INTEGER;
+
 /** True when `catchUp` is the whole list rather than a delta. */
 export function isSnapshot(catchUp: TaskCatchUp): catchUp is TaskListSnapshot {
   return 'tasks' in catchUp;

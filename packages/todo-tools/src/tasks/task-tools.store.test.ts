@@ -1,7 +1,7 @@
 // The task tools on a task store: what a call writes (only what it touched), and changes made by
 // another holder reaching this one through the feed.
 import { describe, expect, it, vi } from 'vitest';
-import { memoryTaskStore, type TaskStore, type TaskWrite, TodoTools } from '../index.js';
+import { MAX_TASK_ID, memoryTaskStore, type TaskStore, type TaskWrite, TodoTools } from '../index.js';
 
 /** A store that records every write it commits. */
 function recording(store: TaskStore): { store: TaskStore; writes: TaskWrite[] } {
@@ -95,6 +95,20 @@ describe('the task tools on a task store', () => {
     fail = false;
     expect((await tools.createTask({ subject: 'C', description: '' })).text).toBe('Task #2 created successfully: C');
     expect((await inner.load()).tasks.map((t) => t.subject)).toEqual(['A', 'C']);
+  });
+
+  it('ids end at MAX_TASK_ID: the last one is handed out, then a create is refused with a clear error', async () => {
+    const store = memoryTaskStore({ highWaterMark: MAX_TASK_ID - 1 });
+    const tools = new TodoTools({ taskStore: store });
+    expect((await tools.createTask({ subject: 'Last', description: '' })).text).toBe(
+      `Task #${MAX_TASK_ID} created successfully: Last`,
+    );
+    const refused = await tools.createTask({ subject: 'One too many', description: '' });
+    expect(refused).toEqual({
+      text: 'Error: the list has handed out every id up to 9007199254740991, the highest a task list can hand out; start a new list',
+      isError: true,
+    });
+    expect(tools.listTasks()).toBe('#9007199254740991 [pending] Last');
   });
 
   it('a store that cannot tell whether it committed: the answer says the change may have been saved, and the next call reads the list whole', async () => {

@@ -11,7 +11,7 @@ import { perLimits, type TodoLimits } from '../limits.js';
 import { tooDeeplyNested } from '../metadata.js';
 import { formatIssues } from '../schema-fields.js';
 import { serial } from '../serial.js';
-import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore } from '../store/task-store.js';
+import { isSnapshot, MAX_TASK_ID, type TaskCatchUp, type TaskRecord, type TaskStore } from '../store/task-store.js';
 import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
 import type { TaskEvent, TaskItem, TaskListChange } from '../types.js';
 import { type ClaimArgs, claimTask, expireLeases, leaseOnUpdate } from './task-claims.js';
@@ -489,6 +489,11 @@ export class TaskTools {
   private createTask(args: z.output<ReturnType<typeof taskSchemas>['create']>): Promise<Answer> {
     return this.mutate(async () => {
       const { maxTasks } = this.options.limits;
+      if (this.list.nextId > MAX_TASK_ID) {
+        return rejected(
+          `the list has handed out every id up to ${MAX_TASK_ID}, the highest a task list can hand out; start a new list`,
+        );
+      }
       if (this.list.size >= maxTasks) {
         return rejected(
           `the list already holds ${this.list.size} tasks, the most it takes (maxTasks ${maxTasks}); complete and delete tasks first`,
