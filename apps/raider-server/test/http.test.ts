@@ -241,4 +241,76 @@ describe('raider-server over Streamable HTTP', () => {
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.message).toMatch(/^Bad x-raider-list header: list id "..\/..\/etc"/);
   });
+
+  it('X-Raider-List is percent-decoded: team%20%CE%B2 is the list --list "team β" names', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = await mkdtemp(join(tmpdir(), 'raider-http-list-header-'));
+    const named = await serve({ dataDir, list: 'team β' });
+    const byName = await connect(named.url);
+    await byName.client.callTool({ name: 'task_create', arguments: { subject: 'Made on team β', description: '' } });
+    const server = await serve({ dataDir });
+    const a = await connect(server.url, { 'x-raider-list': 'team%20%CE%B2' });
+    const b = await connect(server.url, { 'x-raider-list': 'team%20%ce%b2' });
+    expect(textOf(await a.client.callTool({ name: 'task_list', arguments: {} }))).toBe('#1 [pending] Made on team β');
+    await a.client.callTool({
+      name: 'task_create',
+      arguments: { subject: 'Made through the header', description: '' },
+    });
+    expect(textOf(await b.client.callTool({ name: 'task_list', arguments: {} }))).toBe(
+      '#1 [pending] Made on team β\n#2 [pending] Made through the header',
+    );
+    // Without a data dir too: two sessions naming it share one list in memory.
+    const memory = await serve();
+    const c = await connect(memory.url, { 'x-raider-list': 'team%20%CE%B2' });
+    const d = await connect(memory.url, { 'x-raider-list': 'team%20%CE%B2' });
+    await c.client.callTool({ name: 'task_create', arguments: { subject: 'Shared', description: '' } });
+    expect(textOf(await d.client.callTool({ name: 'task_list', arguments: {} }))).toBe('#1 [pending] Shared');
+  });
+
+  it('refuses an X-Raider-List of raw non-ASCII bytes, control characters or a bad percent-encoding with 400', async () => {
+    const server = await serve();
+    // Node's client refuses header strings past latin1; the UTF-8 bytes of "team β" as latin1
+    // characters go on the wire as those very bytes, as a client that sends raw UTF-8 does.
+    const utf8 = Buffer.from('team β', 'utf8').toString('latin1');
+    const cases = [
+      { header: utf8, message: 'received byte 0xCE at byte 6 of 7' },
+      { header: 'caf\u00e9', message: 'received byte 0xE9 at byte 4 of 4' },
+      { header: 'team\tbeta', message: 'received control character 0x09 at byte 5 of 9' },
+      { header: '%E0%A4%A', message: 'received a malformed percent-encoding: "%E0%A4%A"' },
+      { header: '100%', message: 'received a malformed percent-encoding: "100%"' },
+      { header: `${'%zz'.repeat(40)}`, message: 'received a malformed percent-encoding: a value of 120 characters' },
+    ];
+    for (const { header, message } of cases) {
+      const refused = await raw(server.url, { headers: { 'x-raider-list': header }, body: INIT });
+      expect({ header, status: refused.status }).toEqual({ header, status: 400 });
+      const error = JSON.parse(refused.body).error;
+      expect(error.code).toBe(-32602);
+      expect(error.message).toMatch(/^Bad x-raider-list header: expected a list name .*percent-encoded/);
+      expect(error.message).toContain('team%20%CE%B2');
+      expect(error.message).toContain(message);
+      expect(error.message.length).toBeLessThan(300);
+    }
+    expect(server.sessions.size).toBe(0);
+    // What was refused before still is, once decoded: a name that would escape the data dir.
+    const escaping = await raw(server.url, { headers: { 'x-raider-list': '..%2F..%2Fetc' }, body: INIT });
+    expect(escaping.status).toBe(400);
+    expect(JSON.parse(escaping.body).error.message).toMatch(/^Bad x-raider-list header: list id "..\/..\/etc"/);
+  });
+
+  it('a raw UTF-8 X-Raider-List sent over a bare socket gets 400, not a list of mojibake', async () => {
+    const { connect: connectSocket } = await import('node:net');
+    const server = await serve();
+    const { port } = new URL(server.url);
+    const socket = connectSocket(Number(port), '127.0.0.1');
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(INIT)}\r\nConnection: close\r\nX-Raider-List: `;
+    socket.write(Buffer.concat([Buffer.from(head), Buffer.from('team β', 'utf8'), Buffer.from(`\r\n\r\n${INIT}`)]));
+    let reply = '';
+    socket.on('data', (chunk) => (reply += chunk));
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(reply).toMatch(/^HTTP\/1\.1 400/);
+    expect(reply).toContain('percent-encoded');
+    expect(server.sessions.size).toBe(0);
+  });
 });

@@ -19,10 +19,10 @@ import type { ServerOptions } from '../options.js';
 import { SHUTDOWN_GRACE_MS } from '../shutdown.js';
 import { readBody } from './body.js';
 import { isWildcard, requestGuard, type Verdict } from './guard.js';
+import { LIST_HEADER, listFromHeader } from './list-header.js';
 import { type Session, Sessions } from './sessions.js';
 
-/** The header a client names its list with (ignored when the server has --list). */
-export const LIST_HEADER = 'x-raider-list';
+export { LIST_HEADER };
 
 /** A running HTTP server. */
 export interface HttpServer {
@@ -163,16 +163,17 @@ class McpEndpoint {
         'Bad request: expected an mcp-session-id header, or an initialize request',
       );
     }
+    // A bad list name is refused before a session is ended to make room for it.
+    const named = this.listNamed(req, res);
+    if (!named) return;
+    let listId = named.listId;
     if (!this.sessions.makeRoom()) {
       const message = `Service unavailable: ${this.options.maxSessions} sessions are open and busy, the most allowed`;
       return void rpcError(res, 503, -32000, message);
     }
-    // The list: the server's, else the one the client names, else (durable) one of the session's own.
-    const named = req.headers[LIST_HEADER];
-    let listId = this.options.list ?? (Array.isArray(named) ? named[0] : named);
+    // Durable, without a name: a list of the session's own.
+    if (listId === undefined && (this.options.dataDir || this.options.databaseUrl)) listId = `session-${randomUUID()}`;
     try {
-      if (listId !== undefined) listFolderName(listId);
-      else if (this.options.dataDir || this.options.databaseUrl) listId = `session-${randomUUID()}`;
       return this.sessions.open((session) => this.converse(session, listId));
     } catch (error) {
       if (error instanceof ListIdError)
@@ -181,6 +182,27 @@ class McpEndpoint {
       this.log.warn(`refused a session: ${error.message}`);
       return void rpcError(res, 503, -32000, `Service unavailable: ${error.message}`);
     }
+  }
+
+  /**
+   * The list a new session is on: the server's (--list), else the one the client names in
+   * X-Raider-List (percent-decoded, see list-header.ts), else none yet; undefined when the request
+   * was answered (a 400 for a name that is refused).
+   */
+  private listNamed(req: IncomingMessage, res: ServerResponse): { listId: string | undefined } | undefined {
+    if (this.options.list !== undefined) return { listId: this.options.list };
+    const named = req.headers[LIST_HEADER];
+    const header = Array.isArray(named) ? named[0] : named;
+    if (header === undefined) return { listId: undefined };
+    const read = listFromHeader(header);
+    if ('refused' in read) return void rpcError(res, 400, -32602, `Bad ${LIST_HEADER} header: ${read.refused}`);
+    try {
+      listFolderName(read.listId);
+    } catch (error) {
+      if (!(error instanceof ListIdError)) throw error;
+      return void rpcError(res, 400, -32602, `Bad ${LIST_HEADER} header: ${error.message}`);
+    }
+    return read;
   }
 
   /** The conversation of a new session, on list `listId` when there is one. */
