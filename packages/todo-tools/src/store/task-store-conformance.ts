@@ -236,6 +236,57 @@ function claimsAndWatch({ it, expect }: ConformanceRunner, withList: WithList): 
   );
 
   it(
+    'a lapsed lease shows as pending and unowned to every holder at its deadline, and is written through',
+    withList(async (handle) => {
+      let now = Date.UTC(2026, 11, 1, 10, 0, 0);
+      const clock = () => now;
+      const holder = new TodoTools({ taskStore: handle(), session: 'holder', now: clock });
+      await holder.createTask({ subject: 'Parse', description: '' });
+      expect((await holder.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 30 })).text).toBe(
+        'Claimed task #1: Parse',
+      );
+      const reader = new TodoTools({ taskStore: handle(), session: 'reader', now: clock });
+      await reader.syncTasks();
+      expect(reader.listTasks()).toBe('#1 [in_progress] Parse (alice)');
+      now += 30_000;
+      // At the deadline, before anything else changed the list: every reader sees it let go.
+      expect(reader.listTasks()).toBe('#1 [pending] Parse');
+      expect(reader.getTask('1')).toContain('Status: pending');
+      expect(holder.tasks()[0]?.owner).toBeUndefined();
+      // A catch-up writes the release through, so a holder that loads the store sees it stored.
+      await reader.syncTasks();
+      const stored = (await handle().load()).tasks[0] as TaskRecord;
+      expect(stored.status).toBe('pending');
+      expect(stored.owner).toBeUndefined();
+      expect(stored.claim).toBeUndefined();
+      const late = new TodoTools({ taskStore: handle(), session: 'late', now: clock });
+      expect((await late.claimTask({ owner: 'bob' })).text).toBe('Claimed task #1: Parse');
+    }),
+  );
+
+  it(
+    'a live lease fences every other holder: no claim under the same name, no update, completion or delete',
+    withList(async (handle) => {
+      const now = Date.UTC(2026, 11, 1, 10, 0, 0);
+      const holder = new TodoTools({ taskStore: handle(), session: 'holder', now: () => now });
+      await holder.createTask({ subject: 'Parse', description: '' });
+      await holder.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 600 });
+      const other = new TodoTools({ taskStore: handle(), session: 'other', now: () => now });
+      expect((await other.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 600 })).text).toBe(
+        "Task #1 is already claimed by alice under another session's lease, until 2026-12-01T10:10:00Z",
+      );
+      for (const update of [{ status: 'completed' }, { subject: 'Mine' }, { status: 'deleted' }]) {
+        expect((await other.updateTask({ taskId: '1', ...update })).text).toBe(
+          "Error: task #1 is claimed by alice under another session's lease until 2026-12-01T10:10:00Z; only that session can change it until then (claim it with task_claim once the lease has ended)",
+        );
+      }
+      const [stored] = (await handle().load()).tasks;
+      expect([stored?.subject, stored?.owner, stored?.status]).toEqual(['Parse', 'alice', 'in_progress']);
+      expect((await holder.updateTask({ taskId: '1', status: 'completed' })).text).toBe('Updated task #1 status');
+    }),
+  );
+
+  it(
     "watch, where a store has it, wakes a holder after another holder's commit",
     withList(async (handle) => {
       const a = handle();

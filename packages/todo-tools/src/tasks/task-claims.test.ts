@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
-import { memoryTaskStore, TodoTools } from '../index.js';
+import { memoryTaskStore, type TaskItem, TodoTools } from '../index.js';
 
 async function listOf(subjects: string[], options: ConstructorParameters<typeof TodoTools>[0] = {}) {
   const tools = new TodoTools(options);
@@ -89,6 +89,105 @@ describe('task_claim', () => {
     now = 6_000;
     await tools.createTask({ subject: 'C', description: '' });
     expect(tools.listTasks()).toBe('#1 [pending] A\n#2 [pending] B\n#3 [pending] C');
+  });
+
+  it('a lapsed lease shows as pending and unowned to every reader at its deadline, though nothing else changed the list', async () => {
+    let now = Date.UTC(2026, 11, 1, 10, 0, 0);
+    const store = memoryTaskStore();
+    const agent = await listOf(['Parse'], { taskStore: store, session: 'agent-a', now: () => now });
+    const reader = new TodoTools({ taskStore: store, session: 'reader', now: () => now });
+    await agent.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 2 });
+    await reader.syncTasks();
+    expect(reader.listTasks()).toBe('#1 [in_progress] Parse (alice)');
+    now += 2_000;
+    // In memory, before any catch-up: the readers that answer at once.
+    expect(reader.listTasks()).toBe('#1 [pending] Parse');
+    expect(reader.getTask('1')).toContain('Status: pending');
+    expect(reader.tasks()[0]).toMatchObject({ status: 'pending' });
+    expect(reader.tasks()[0]).not.toHaveProperty('owner');
+    expect(agent.listTasks()).toBe('#1 [pending] Parse');
+    // Through MCP: task_list's and task_get's structured results too.
+    const server = new McpServer({ name: 't', version: '1' });
+    reader.registerTaskTools(server);
+    const client = new Client({ name: 'c', version: '1' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(a), client.connect(b)]);
+    const listed = await client.callTool({ name: 'task_list', arguments: {} });
+    expect(listed.structuredContent).toEqual({
+      tasks: [
+        {
+          id: '1',
+          content: 'Parse',
+          status: 'pending',
+          activeForm: 'Parse',
+          description: '',
+          blocks: [],
+          blockedBy: [],
+        },
+      ],
+    });
+    expect((await client.callTool({ name: 'task_get', arguments: { taskId: '1' } })).structuredContent).toMatchObject({
+      task: { status: 'pending' },
+    });
+    // The read wrote the release through: a holder that loads the store sees it as stored.
+    const stored = (await store.load()).tasks[0];
+    expect(stored?.status).toBe('pending');
+    expect(stored?.owner).toBeUndefined();
+    expect(stored?.claim).toBeUndefined();
+    // And the next claim gets it.
+    expect((await reader.claimTask({ owner: 'bob' })).text).toBe('Claimed task #1: Parse');
+  });
+
+  it('the lapse is told at its deadline: onUpdate and onChange fire without any call', async () => {
+    const updates: string[] = [];
+    const changes: string[] = [];
+    const tools = await listOf(['Parse'], {
+      onUpdate: (list) =>
+        updates.push(list.map((task) => `${task.status}:${(task as TaskItem).owner ?? ''}`).join(',')),
+      onChange: (change) => changes.push(change.put.map((task) => task.status).join(',')),
+    });
+    await tools.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 1 });
+    expect(updates.at(-1)).toBe('in_progress:alice');
+    await expect.poll(() => updates.at(-1), { timeout: 20_000, interval: 20 }).toBe('pending:');
+    expect(changes.at(-1)).toBe('pending');
+  }, 30_000);
+
+  it('a live lease fences every other session: a claim under the same name, an update, a completion, a delete', async () => {
+    let now = Date.UTC(2026, 11, 1, 10, 0, 0);
+    const store = memoryTaskStore();
+    const holder = await listOf(['Parse'], { taskStore: store, session: 'holder', now: () => now });
+    const impostor = new TodoTools({ taskStore: store, session: 'impostor', now: () => now });
+    expect((await holder.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 600 })).text).toBe(
+      'Claimed task #1: Parse',
+    );
+    expect((await impostor.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 600 })).text).toBe(
+      "Task #1 is already claimed by alice under another session's lease, until 2026-12-01T10:10:00Z",
+    );
+    expect((await impostor.claimTask({ taskId: '1', owner: 'bob' })).text).toBe('Task #1 is already claimed by alice');
+    const refusal =
+      "Error: task #1 is claimed by alice under another session's lease until 2026-12-01T10:10:00Z; only that session can change it until then (claim it with task_claim once the lease has ended)";
+    for (const update of [
+      { taskId: '1', status: 'completed' },
+      { taskId: '1', subject: 'Mine now' },
+      { taskId: '1', owner: 'bob' },
+      { taskId: '1', status: 'deleted' },
+    ]) {
+      expect(await impostor.updateTask(update)).toEqual({ text: refusal, isError: true });
+    }
+    expect((await store.load()).tasks[0]).toMatchObject({ subject: 'Parse', owner: 'alice', status: 'in_progress' });
+    // The holder goes on; its lease is renewed by its update.
+    now += 300_000;
+    expect((await holder.updateTask({ taskId: '1', subject: 'Parse it' })).text).toBe('Updated task #1 subject');
+    now += 400_000;
+    expect((await impostor.updateTask({ taskId: '1', status: 'completed' })).isError).toBe(true);
+    // Once the lease has run out, another session may take the task.
+    now += 300_000;
+    expect((await impostor.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 60 })).text).toBe(
+      'Claimed task #1: Parse it',
+    );
+    expect((await holder.updateTask({ taskId: '1', status: 'completed' })).text).toBe(
+      'Error: your claim on task #1 expired (its lease ran out before this session touched it again); claim it again with task_claim',
+    );
   });
 
   it('20 agents racing for 10 tasks through one store: every task claimed exactly once', async () => {

@@ -43,6 +43,42 @@ function firstFree(list: TaskList): StoredTask | undefined {
   return undefined;
 }
 
+/** When a lease ends, as a reader is told it (UTC, to the second). */
+const leaseEnd = (claim: TaskClaim): string => `${new Date(claim.expiresAt).toISOString().slice(0, 19)}Z`;
+
+/** True when `task` carries a lease that has run out at `now`. */
+export function leaseLapsed(task: StoredTask, now: number): boolean {
+  return task.claim !== undefined && task.claim.expiresAt <= now;
+}
+
+/**
+ * `task` as every reader sees it at `now`: once its lease has run out, back to pending (a
+ * completed task stays completed) and unowned, whether or not anyone has written that yet.
+ */
+export function asSeen(task: StoredTask, now: number): StoredTask {
+  if (!leaseLapsed(task, now)) return task;
+  const seen: StoredTask = { ...task, status: task.status === 'completed' ? 'completed' : 'pending' };
+  delete seen.owner;
+  delete seen.claim;
+  return seen;
+}
+
+/** When the first lease of the list ends (ms), or undefined when no task is leased. Looks at leased tasks only. */
+export function nextLapse(list: TaskList): number | undefined {
+  let first: number | undefined;
+  for (const id of list.leased) {
+    const expiresAt = list.get(id)?.claim?.expiresAt;
+    if (expiresAt !== undefined && (first === undefined || expiresAt < first)) first = expiresAt;
+  }
+  return first;
+}
+
+/** The live lease another session than `session` holds on `task` at `now`, if any. */
+function leaseOfAnother(task: StoredTask, session: string, now: number): TaskClaim | undefined {
+  const claim = task.claim;
+  return claim && claim.session !== session && claim.expiresAt > now ? claim : undefined;
+}
+
 /**
  * Claims `args.taskId` (or the first free task) for `args.owner` on behalf of `session`, at time
  * `now` (ms). Answers `Claimed task #3: Write the parser`, `Task #3 is already claimed by alice`,
@@ -55,6 +91,14 @@ export function claimTask(list: TaskList, args: ClaimArgs, session: string, now:
     task = list.get(args.taskId);
     if (!task) return { text: 'Task not found' };
     if (task.status === 'completed') return { text: `Task #${task.id} is already completed` };
+    // A live lease is held by the session that took it, not by the name it gave: another session
+    // naming the same owner does not get it.
+    const held = leaseOfAnother(task, session, now);
+    if (held && held.owner === args.owner) {
+      return {
+        text: `Task #${task.id} is already claimed by ${held.owner} under another session's lease, until ${leaseEnd(held)}`,
+      };
+    }
     if (task.owner !== undefined && task.owner !== args.owner) {
       return { text: `Task #${task.id} is already claimed by ${task.owner}` };
     }
@@ -85,11 +129,8 @@ export function expireLeases(list: TaskList, now: number): string[] {
   const released: string[] = [];
   for (const id of [...list.leased]) {
     const task = list.get(id);
-    if (!task?.claim || task.claim.expiresAt > now) continue;
-    const next: StoredTask = { ...task, status: task.status === 'completed' ? 'completed' : 'pending' };
-    delete next.owner;
-    delete next.claim;
-    list.replace(next);
+    if (!task || !leaseLapsed(task, now)) continue;
+    list.replace(asSeen(task, now));
     released.push(id);
   }
   return released;
@@ -97,7 +138,8 @@ export function expireLeases(list: TaskList, now: number): string[] {
 
 /**
  * What a task_update of `session` on `task` does to the task's claim: `refuse` (the session's own
- * lease on it lapsed, or another took it since: it must claim again), `renew` (its lease runs
+ * lease on it lapsed, or another took it since: it must claim again; or another session holds a
+ * live lease on it: only that session changes it until the lease ends), `renew` (its lease runs
  * again from `now`), or nothing. `claimedHere` says whether this session claimed the task with a
  * lease before.
  */
@@ -114,6 +156,12 @@ export function leaseOnUpdate(
   if (claimedHere && (!claim || claim.session !== session || claim.expiresAt <= now)) {
     return {
       refuse: `your claim on task #${task.id} expired (its lease ran out before this session touched it again); claim it again with task_claim`,
+    };
+  }
+  const held = leaseOfAnother(task, session, now);
+  if (held) {
+    return {
+      refuse: `task #${task.id} is claimed by ${held.owner} under another session's lease until ${leaseEnd(held)}; only that session can change it until then (claim it with task_claim once the lease has ended)`,
     };
   }
   return undefined;

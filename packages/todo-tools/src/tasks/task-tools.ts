@@ -14,7 +14,15 @@ import { serial } from '../serial.js';
 import { isSnapshot, MAX_TASK_ID, type TaskCatchUp, type TaskRecord, type TaskStore } from '../store/task-store.js';
 import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
 import type { TaskEvent, TaskItem, TaskListChange } from '../types.js';
-import { type ClaimArgs, claimTask, expireLeases, leaseOnUpdate } from './task-claims.js';
+import {
+  asSeen,
+  type ClaimArgs,
+  claimTask,
+  expireLeases,
+  leaseLapsed,
+  leaseOnUpdate,
+  nextLapse,
+} from './task-claims.js';
 import { type StoredTask, TaskList, toItem, type UpdateArgs } from './task-list.js';
 import { taskSchemas } from './task-schemas.js';
 import { getText, isInternal, listLine } from './task-text.js';
@@ -103,7 +111,7 @@ const CLOSED_WORLD = { openWorldHint: false } as const;
 
 /** Where a change keeps what its `put` is read from: a hidden key, so spreads and JSON see only put, removed and whole. */
 const PUT_FROM = Symbol('tasks put');
-type PutFrom = { list: TaskList; ids: ReadonlySet<string>; put?: TaskItem[] };
+type PutFrom = { list: TaskList; ids: ReadonlySet<string>; now: number; put?: TaskItem[] };
 
 /**
  * The `put` getter of every change handed to onChange, copying the tasks on first read: one
@@ -115,7 +123,7 @@ function putTasks(this: { [PUT_FROM]: PutFrom }): TaskItem[] {
   const from = this[PUT_FROM];
   from.put ??= [...from.ids].flatMap((id) => {
     const task = from.list.get(id);
-    return task ? [toItem(task)] : [];
+    return task ? [toItem(asSeen(task, from.now))] : [];
   });
   return from.put;
 }
@@ -152,6 +160,8 @@ export class TaskTools {
   private seq = -1;
   /** The tasks this session claimed with a lease (its updates of them renew it, or are refused once it lapsed). */
   private readonly claimedHere = new Set<string>();
+  /** Wakes this object when the first lease of the list ends (so observers hear of the lapse at its deadline). */
+  private lapseTimer: { at: number; timer: NodeJS.Timeout } | undefined;
 
   constructor(private readonly options: TaskToolsOptions) {
     this.schemas = schemasFor(options.limits);
@@ -255,9 +265,10 @@ export class TaskTools {
     });
   }
 
-  /** The list in `onUpdate`'s shape, in id order. */
+  /** The list in `onUpdate`'s shape, in id order (a task whose lease ran out shown pending and unowned). */
   tasks(): TaskItem[] {
-    return Array.from(this.list.ordered(), toItem);
+    const now = this.options.now();
+    return Array.from(this.list.ordered(), (task) => toItem(asSeen(task, now)));
   }
 
   /** Empties the list in memory; ids go on counting. */
@@ -285,7 +296,7 @@ export class TaskTools {
     return this.exclusive(async () => {
       const changed = await this.catchUp(store);
       this.notify(changed);
-      return changed !== undefined;
+      return (await this.releaseLapsed()) || changed !== undefined;
     });
   }
 
@@ -305,8 +316,10 @@ export class TaskTools {
   listAnswer(): Answer {
     const lines: string[] = [];
     const items: TaskItem[] = [];
-    for (const task of this.list.ordered()) {
-      if (isInternal(task)) continue;
+    const now = this.options.now();
+    for (const stored of this.list.ordered()) {
+      if (isInternal(stored)) continue;
+      const task = asSeen(stored, now);
       lines.push(listLine(task, this.list));
       items.push(toItem(task));
     }
@@ -315,8 +328,9 @@ export class TaskTools {
 
   /** What task_get answers for `id`, from the list in memory. */
   getAnswer(id: string): Answer {
-    const task = this.list.get(id);
-    if (!task) return { text: 'Task not found', isError: false, structured: { task: null } };
+    const stored = this.list.get(id);
+    if (!stored) return { text: 'Task not found', isError: false, structured: { task: null } };
+    const task = asSeen(stored, this.options.now());
     return { text: getText(task), isError: false, structured: { task: toItem(task) } };
   }
 
@@ -371,6 +385,7 @@ export class TaskTools {
   /** Tells the observers what changed: onUpdate the whole list (its contract), onChange only the tasks that changed. */
   private notify(changed: Changed): void {
     if (changed === undefined) return;
+    this.armLapse();
     this.options.onUpdate?.(this.tasks());
     const onChange = this.options.onChange;
     if (!onChange) return;
@@ -382,7 +397,7 @@ export class TaskTools {
     // The tasks put are copied only when the observer reads them (a server that only needs to
     // know that something changed pays nothing for the copies).
     const change = {} as TaskListChange;
-    Object.defineProperty(change, PUT_FROM, { value: { list: this.list, ids: changed } });
+    Object.defineProperty(change, PUT_FROM, { value: { list: this.list, ids: changed, now: this.options.now() } });
     Object.defineProperty(change, 'put', { enumerable: true, configurable: true, get: putTasks });
     onChange(Object.assign(change, { removed, whole: false }));
   }
@@ -405,43 +420,98 @@ export class TaskTools {
    * saved. When the store fails, the list is loaded whole at the next call.
    */
   private mutate(call: () => Promise<Answer>): Promise<Answer> {
-    return this.exclusive(async () => {
-      const store = this.options.store;
-      let answer: Answer;
-      let changed: Changed;
-      // Runs the call recording what it touched; true when it (or a lapsed lease) changed the list.
-      const run = async (undoable: boolean) => {
-        this.list.track(undoable);
-        const lapsed = expireLeases(this.list, this.options.now()).length > 0;
-        const result = await call();
-        return { result, wrote: result.changed === true || lapsed };
-      };
-      try {
-        if (!store) {
-          const { result, wrote } = await run(false);
-          answer = result;
-          if (wrote) changed = merged(undefined, this.list.trackedIds());
-        } else {
-          const committed = await store.transact(this.seq, async (catchUp) => {
-            changed = this.apply(catchUp);
-            const { result, wrote } = await run(true);
-            if (!wrote) return { result };
-            const write = this.list.trackedWrite();
-            changed = merged(changed, { put: write.put.map((record) => record.id), removed: write.removed });
-            return { write, result };
-          });
-          answer = committed.result;
-          this.seq = committed.seq;
-        }
-        this.list.settle();
-      } catch (error) {
-        // What the call changed is undone; the next call loads the stored list whole.
-        this.list.rollback();
-        this.seq = -1;
-        return storeProblem('task', error);
+    return this.exclusive(() => this.mutateNow(call));
+  }
+
+  /** What `mutate` does, for a caller already running exclusively. */
+  private async mutateNow(call: () => Promise<Answer>): Promise<Answer> {
+    const store = this.options.store;
+    let answer: Answer;
+    let changed: Changed;
+    // Runs the call recording what it touched; true when it (or a lapsed lease) changed the list.
+    const run = async (undoable: boolean) => {
+      this.list.track(undoable);
+      const lapsed = expireLeases(this.list, this.options.now()).length > 0;
+      const result = await call();
+      return { result, wrote: result.changed === true || lapsed };
+    };
+    try {
+      if (!store) {
+        const { result, wrote } = await run(false);
+        answer = result;
+        if (wrote) changed = merged(undefined, this.list.trackedIds());
+      } else {
+        const committed = await store.transact(this.seq, async (catchUp) => {
+          changed = this.apply(catchUp);
+          const { result, wrote } = await run(true);
+          if (!wrote) return { result };
+          const write = this.list.trackedWrite();
+          changed = merged(changed, { put: write.put.map((record) => record.id), removed: write.removed });
+          return { write, result };
+        });
+        answer = committed.result;
+        this.seq = committed.seq;
       }
-      this.notify(changed);
-      return answer;
+      this.list.settle();
+    } catch (error) {
+      // What the call changed is undone; the next call loads the stored list whole.
+      this.list.rollback();
+      this.seq = -1;
+      return storeProblem('task', error);
+    }
+    this.notify(changed);
+    return answer;
+  }
+
+  /**
+   * Writes the release of every lease that has run out (a transaction with no call of its own:
+   * `mutateNow` lets lapsed leases go first), so the store and every observer see it. Resolves to
+   * whether one was released. For a caller running exclusively.
+   */
+  private async releaseLapsed(): Promise<boolean> {
+    const now = this.options.now();
+    let lapsed = false;
+    for (const id of this.list.leased) {
+      const task = this.list.get(id);
+      if (task && leaseLapsed(task, now)) lapsed = true;
+    }
+    if (!lapsed) return false;
+    // A store that cannot be written now is no harm: every reader sees the lapse anyway, and the
+    // next change (or the next wake-up) writes it.
+    const answer = await this.mutateNow(async () => ({ text: '', isError: false }));
+    return !answer.isError;
+  }
+
+  /**
+   * Wakes this object when the first lease of the list ends, to release it (and tell the
+   * observers: a board redraws at the deadline, not at the next change). One timer per object,
+   * unref'd, holding the object only weakly (a conversation that ended is not kept by it).
+   */
+  private armLapse(): void {
+    const at = nextLapse(this.list);
+    if (this.lapseTimer && this.lapseTimer.at === at) return;
+    if (this.lapseTimer) clearTimeout(this.lapseTimer.timer);
+    this.lapseTimer = undefined;
+    if (at === undefined) return;
+    const self = new WeakRef(this);
+    const delay = Math.min(Math.max(0, at - this.options.now()) + 5, 2 ** 31 - 1);
+    const timer = setTimeout(() => void self.deref()?.lapseDue(), delay);
+    timer.unref();
+    this.lapseTimer = { at, timer };
+  }
+
+  /** The timer's call: catches up (with a store), releases what lapsed, and sets the timer for the next lease. */
+  private lapseDue(): Promise<void> {
+    return this.exclusive(async () => {
+      this.lapseTimer = undefined;
+      const store = this.options.store;
+      try {
+        if (store) this.notify(await this.catchUp(store));
+        await this.releaseLapsed();
+      } catch {
+        // The store cannot be read now: readers still see the lapse; the next call catches up.
+      }
+      this.armLapse();
     });
   }
 
@@ -457,6 +527,7 @@ export class TaskTools {
         return storeProblem('task', error);
       }
       this.notify(changed);
+      await this.releaseLapsed();
       return call();
     });
   }
