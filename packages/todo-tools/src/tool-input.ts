@@ -10,6 +10,7 @@
  * own check lets any object through to the tool.
  */
 import { z } from 'zod';
+import { received } from './received.js';
 
 /**
  * The JSON Schema of any JSON value, spelled with typed branches: an empty schema `{}` accepts
@@ -27,11 +28,25 @@ export const JSON_VALUE_SCHEMA = Object.freeze({
   ],
 });
 
-/** A record of JSON values (metadata): keys to any JSON value, its JSON Schema spelled so. */
+/** True for an object made by JSON.parse or a literal (not an array, a Date, a class instance). */
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * A record of JSON values (metadata): keys to any JSON value, its JSON Schema spelled so. Every
+ * key is kept, `"__proto__"` included (zod's own record drops that key, which would acknowledge a
+ * key and then lose it; Claude Code keeps it): the record is passed on as given, and whoever
+ * copies it defines each key as an own property.
+ */
 export function jsonRecord(error?: (issue: { input?: unknown }) => string) {
   return z
-    .record(z.string(), z.unknown(), error ? { error } : undefined)
-    .meta({ additionalProperties: JSON_VALUE_SCHEMA });
+    .custom<Record<string, unknown>>(isPlainRecord, {
+      error: error ?? ((issue) => `expected an object of keys and values, received ${received(issue.input)}`),
+    })
+    .meta({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: JSON_VALUE_SCHEMA });
 }
 
 /**
@@ -43,7 +58,7 @@ export function jsonRecord(error?: (issue: { input?: unknown }) => string) {
 export function advertised(schema: z.ZodObject): z.ZodObject {
   const known = advertisedOf.get(schema);
   if (known) return known;
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
     description?: string;
@@ -67,7 +82,10 @@ export function advertised(schema: z.ZodObject): z.ZodObject {
  * there to be shown, so their checks should cost nothing.
  */
 function opaque(shown: z.ZodObject, io: 'input' | 'output'): z.ZodObject {
-  const { $schema: _, ...json } = z.toJSONSchema(shown, { target: 'draft-7', io }) as Record<string, unknown>;
+  const { $schema: _, ...json } = z.toJSONSchema(shown, { target: 'draft-7', io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return z.looseObject({}).meta(json);
 }
 
@@ -83,7 +101,7 @@ const advertisedOf = new WeakMap<z.ZodObject, z.ZodObject>();
  * property's JSON Schema. What clients see in tools/list is unchanged.
  */
 export function advertisedOutput(shape: z.ZodRawShape): z.ZodObject {
-  const json = z.toJSONSchema(z.object(shape), { target: 'draft-7', io: 'output' }) as {
+  const json = z.toJSONSchema(z.object(shape), { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
     additionalProperties?: unknown;

@@ -106,6 +106,20 @@ function recordsAndFeed({ it, expect }: ConformanceRunner, withList: WithList): 
   );
 
   it(
+    'every metadata key is kept through the store, "__proto__" included',
+    withList(async (handle) => {
+      const tools = new TodoTools({ taskStore: handle() });
+      const args = JSON.parse('{"subject":"A","description":"","metadata":{"__proto__":{"x":1},"k":2}}');
+      expect((await tools.createTask(args)).text).toBe('Task #1 created successfully: A');
+      const [stored] = (await handle().load()).tasks;
+      expect(JSON.stringify(stored?.metadata)).toBe('{"__proto__":{"x":1},"k":2}');
+      const reader = new TodoTools({ taskStore: handle() });
+      await reader.syncTasks();
+      expect(JSON.stringify(reader.tasks()[0]?.metadata)).toBe('{"__proto__":{"x":1},"k":2}');
+    }),
+  );
+
+  it(
     'a transaction that writes nothing keeps the sequence; one whose function throws writes nothing',
     withList(async (handle) => {
       const store = handle();

@@ -50,6 +50,21 @@ describe('task_create', () => {
     expect(todos.tasks()[0]).not.toHaveProperty('metadata');
   });
 
+  it('keeps a "__proto__" metadata key as a key (as Claude Code does), on create and update, and pollutes nothing', async () => {
+    const todos = new TodoTools();
+    // As a model's arguments arrive: JSON, where "__proto__" is an ordinary key.
+    await todos.createTask(
+      JSON.parse('{"subject":"a","description":"","metadata":{"__proto__":{"admin":true},"n":1}}'),
+    );
+    expect(JSON.stringify(todos.tasks()[0]?.metadata)).toBe('{"__proto__":{"admin":true},"n":1}');
+    await todos.updateTask(JSON.parse('{"taskId":"1","metadata":{"__proto__":{"admin":false}}}'));
+    expect(JSON.stringify(todos.tasks()[0]?.metadata)).toBe('{"__proto__":{"admin":false},"n":1}');
+    expect(Object.getPrototypeOf(todos.tasks()[0]?.metadata)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+    await todos.updateTask(JSON.parse('{"taskId":"1","metadata":{"__proto__":null}}'));
+    expect(JSON.stringify(todos.tasks()[0]?.metadata)).toBe('{"n":1}');
+  });
+
   it('keeps activeForm and metadata when given', async () => {
     const todos = new TodoTools();
     await todos.createTask({ subject: 'Deploy', description: 'd', activeForm: 'Deploying', metadata: { prio: 1 } });

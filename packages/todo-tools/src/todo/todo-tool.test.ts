@@ -34,6 +34,17 @@ async function mcpTodo(tool = new TodoTool()) {
   return { tool, client, call };
 }
 
+describe('todo: metadata keys', () => {
+  it('keeps a "__proto__" key as a key, on create and update', async () => {
+    const { call } = await mcpTodo();
+    const created = await call(JSON.parse('{"action":"create","subject":"A","metadata":{"__proto__":{"x":1},"k":2}}'));
+    expect(JSON.stringify(created.details.tasks[0]?.metadata)).toBe('{"__proto__":{"x":1},"k":2}');
+    const updated = await call(JSON.parse('{"action":"update","id":1,"metadata":{"__proto__":{"y":2}}}'));
+    expect(JSON.stringify(updated.details.tasks[0]?.metadata)).toBe('{"__proto__":{"y":2},"k":2}');
+    expect(({} as Record<string, unknown>).y).toBeUndefined();
+  });
+});
+
 describe('todo over MCP: content strings', () => {
   it('answers each situation with the seed string', async () => {
     const { call } = await mcpTodo();
