@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Scale checks (*.large.test.ts) run alone in `pnpm test:large` (vitest.large.config.ts).
+    exclude: [...configDefaults.exclude, '**/*.large.test.ts'],
     // rpiv-todo ships TypeScript sources: let Vite transform them for the differential test.
     server: { deps: { inline: [/@juicesharp\/rpiv-todo/] } },
   },
