@@ -7,9 +7,13 @@
  * Every tool call that changes a list is one transaction that first locks the list's row: the
  * caller catches up on what changed since the sequence it saw, its change is written (only the
  * tasks it touched), the sequence goes up by one and the change is NOTIFYed. Every process
- * LISTENs: a notification only wakes it (it is lost while a connection is down), the changes table
- * is the truth. When the database goes away a call fails with an error that says so, nothing is
- * half-written (the transaction rolls back), and the next call after it is back works again.
+ * LISTENs: a notification only wakes it (it is lost while a connection is down, so the LISTEN
+ * connection is checked and the watched lists' sequences compared every few seconds), the changes
+ * table is the truth. When the database goes away a call fails with an error that says so, nothing
+ * is half-written (the transaction rolls back), and the next call after it is back works again;
+ * only a connection lost while its COMMIT was in flight leaves the outcome unknown, and the error
+ * says that (`mayHaveBeenSaved`). A server frozen in the middle of a call is cut off by PostgreSQL
+ * (`idleInTransactionTimeoutMs`) before the calls waiting for its list give up (`lockTimeoutMs`).
  */
 import type {
   ListStore,
@@ -34,10 +38,49 @@ export interface PostgresListsOptions {
   connectionString: string;
   /** How many changes of each list the feed keeps (default 1 000); a holder further behind reads the list whole. */
   keepChanges?: number;
-  /** Most connections in the pool (default 10). */
+  /**
+   * Most connections in the pool (default 10). Every server on the database takes up to this
+   * many, plus one for LISTEN, of PostgreSQL's `max_connections`; a connection unused for 1 s is
+   * given back, so the slots go where the load is.
+   */
   maxConnections?: number;
-  /** How long to wait for a connection, in ms (default 5 000). */
+  /**
+   * How long a call waits for a connection, in ms (default 5 000): while PostgreSQL refuses one
+   * (every slot taken: `too many clients already`; starting up; refused) the store tries again
+   * every 200 ms until then, so a call gets a slot as soon as one frees.
+   */
   connectTimeoutMs?: number;
+  /**
+   * How long a call waits for a list another server is changing, in ms (default 15 000; 0 leaves
+   * PostgreSQL's `lock_timeout`). Beyond it the call fails saying another server holds the list,
+   * and nothing was changed. Keep it above `idleInTransactionTimeoutMs`, so a frozen server is cut
+   * off before the calls behind it give up.
+   */
+  lockTimeoutMs?: number;
+  /**
+   * How long a call's transaction may sit idle, in ms (default 10 000; 0 leaves PostgreSQL's
+   * `idle_in_transaction_session_timeout`): PostgreSQL ends the session of a server frozen in the
+   * middle of a call (SIGSTOP, a machine that hangs), rolling it back and freeing its list for the
+   * others. The idle time includes the user code a call runs inside its transaction (a
+   * `beforeTask` hook of `TodoTools`): a hook slower than this fails its call, and nothing was
+   * changed.
+   */
+  idleInTransactionTimeoutMs?: number;
+  /**
+   * How often the LISTEN connection is checked, in ms (default 3 000): one query of the watched
+   * lists' sequences, which wakes the watchers of a list that moved (a NOTIFY lost on the way is
+   * made up for within this time).
+   */
+  heartbeatMs?: number;
+  /** How long that check may go unanswered before the connection is dropped and made again, in ms (default 5 000). */
+  heartbeatTimeoutMs?: number;
+  /**
+   * Told when the LISTEN connection is lost (`kind` `lost`: changes made elsewhere go unheard
+   * until it is back) and when it is back (`back`: every watcher was woken to catch up), with a
+   * message that names the database, never its password: `PostgreSQL at db:5432/raider: the
+   * LISTEN connection is back after 8.2 s; every list is caught up`. Once per outage each.
+   */
+  onStatus?: (message: string, kind: 'lost' | 'back') => void;
 }
 
 /**
@@ -52,7 +95,7 @@ export interface PostgresList extends ListStores {
 export interface PostgresLists {
   /** List `id` (nothing is read before its first call). @throws ListIdError for an empty id or one over 200 characters. */
   list(id: string): PostgresList;
-  /** Ends the pool and the LISTEN connection. */
+  /** Ends the pool and the LISTEN connection (once: a second call gets the first's promise). */
   close(): Promise<void>;
 }
 
@@ -83,11 +126,12 @@ class PostgresTaskStore implements TaskStore {
   }
 
   transact<R>(since: number, fn: (catchUp: TaskCatchUp) => Promise<TaskTransaction<R>>) {
-    return this.database.transaction('BEGIN', 'nothing was changed', async (client) => {
+    return this.database.transaction('BEGIN', 'nothing was changed', async (client, wrote) => {
       const row = await lockedListRow(client, this.id);
       const catchUp = (await delta(client, this.id, row, since)) ?? (await snapshot(client, this.id, row));
       const { write, result } = await fn(catchUp);
       if (!write || (write.put.length === 0 && write.removed.length === 0)) return { result, seq: row.seq };
+      wrote();
       return { result, seq: await commit(client, this.id, row, write, this.keep) };
     });
   }
@@ -108,11 +152,12 @@ function wholeState<T>(database: Database, id: string, family: 'todo' | 'todo_wr
       });
     },
     transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R> {
-      return database.transaction('BEGIN', 'nothing was changed', async (client) => {
+      return database.transaction('BEGIN', 'nothing was changed', async (client, wrote) => {
         await lockedListRow(client, id);
         const { rows } = await client.query<{ state: T }>(select, [id, family]);
         const { next, result } = await fn(rows[0]?.state);
         if (next !== undefined) {
+          wrote();
           await client.query(
             `INSERT INTO raider_states (list_id, family, state) VALUES ($1, $2, $3::json)
              ON CONFLICT (list_id, family) DO UPDATE SET state = excluded.state`,
@@ -128,15 +173,25 @@ function wholeState<T>(database: Database, id: string, family: 'todo' | 'todo_wr
 
 /**
  * Opens the lists of the database at `options.connectionString` (nothing connects before the first
- * call; the schema is created or migrated then).
+ * call; the schema is created or migrated then). Every call rejects with a `DatabaseError` when the
+ * database fails it: nothing was changed, unless its `mayHaveBeenSaved` is true.
  */
 export function openPostgresLists(options: PostgresListsOptions): PostgresLists {
   const keep = Math.max(1, options.keepChanges ?? 1000);
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
   const database = new Database(options.connectionString, {
     maxConnections: options.maxConnections ?? 10,
-    connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+    connectTimeoutMs,
+    lockTimeoutMs: options.lockTimeoutMs ?? 15_000,
+    idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? 10_000,
   });
-  const listener = new Listener(options.connectionString, CHANNEL);
+  const listener = new Listener(options.connectionString, CHANNEL, {
+    heartbeatMs: options.heartbeatMs ?? 3000,
+    heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? 5000,
+    connectTimeoutMs,
+    onStatus: options.onStatus,
+  });
+  let closing: Promise<void> | undefined;
   return {
     list(id: string): PostgresList {
       if (typeof id !== 'string' || id === '' || id.length > 200) {
@@ -152,9 +207,9 @@ export function openPostgresLists(options: PostgresListsOptions): PostgresLists 
         watch: (onChange) => listener.add(id, onChange),
       };
     },
-    async close() {
-      await listener.close();
-      await database.end();
+    close() {
+      closing ??= listener.close().then(() => database.end());
+      return closing;
     },
   };
 }

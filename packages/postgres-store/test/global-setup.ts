@@ -8,10 +8,12 @@ export async function setup(project: TestProject): Promise<void> {
   const given = process.env.RAIDER_TEST_DATABASE_URL;
   if (given) {
     project.provide('databaseUrl', given);
+    project.provide('databaseEmbedded', false);
     return;
   }
   server = await startPostgres();
   project.provide('databaseUrl', server.url);
+  project.provide('databaseEmbedded', true);
 }
 
 export async function teardown(): Promise<void> {
@@ -21,5 +23,10 @@ export async function teardown(): Promise<void> {
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
+    /**
+     * True when the tests started the server themselves: it runs on this machine, as a user the
+     * tests may signal (SIGSTOP a backend) and as a superuser (roles, databases of their own).
+     */
+    databaseEmbedded: boolean;
   }
 }
