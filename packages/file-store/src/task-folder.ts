@@ -40,7 +40,11 @@ import { migrateV1 } from './v1-migration.js';
 
 /** Options of {@link openTaskFolder}. */
 export interface TaskFolderOptions {
-  /** A lock untouched this long is stale (its holder died) and is taken over; at least 2000 ms (default 10 000). */
+  /**
+   * A lock untouched this long is stale (its holder died or froze) and is taken over; at least
+   * 2000 ms (default 10 000, Claude Code's). A call waits for the lock up to this plus
+   * max(5 000, half of it) ms.
+   */
   staleMs?: number;
   /** How many changes the feed keeps (default 1 000); a holder further behind loads the list whole. */
   keepChanges?: number;
