@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
-import { memoryTaskStore, type TaskItem, TodoTools } from '../index.js';
+import { memoryTaskStore, type TaskItem, type TaskStore, TodoTools } from '../index.js';
 
 async function listOf(subjects: string[], options: ConstructorParameters<typeof TodoTools>[0] = {}) {
   const tools = new TodoTools(options);
@@ -150,6 +150,28 @@ describe('task_claim', () => {
     expect(updates.at(-1)).toBe('in_progress:alice');
     await expect.poll(() => updates.at(-1), { timeout: 20_000, interval: 20 }).toBe('pending:');
     expect(changes.at(-1)).toBe('pending');
+  }, 30_000);
+
+  it('a lapse that cannot be written (the store is down) is tried again each second, not in a loop', async () => {
+    const inner = memoryTaskStore();
+    let down = false;
+    let attempts = 0;
+    const store: TaskStore = {
+      ...inner,
+      transact: (seq, fn) => {
+        if (!down) return inner.transact(seq, fn);
+        attempts += 1;
+        return Promise.reject(new Error('the database is down'));
+      },
+    };
+    const tools = await listOf(['Parse'], { taskStore: store });
+    await tools.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 1 });
+    down = true;
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // About one try a second after the deadline (at most a handful, on any machine), not thousands.
+    expect(attempts).toBeGreaterThanOrEqual(1);
+    expect(attempts).toBeLessThanOrEqual(5);
+    expect(tools.listTasks()).toBe('#1 [pending] Parse');
   }, 30_000);
 
   it('a live lease fences every other session: a claim under the same name, an update, a completion, a delete', async () => {

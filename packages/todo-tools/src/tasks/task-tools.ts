@@ -487,17 +487,24 @@ export class TaskTools {
    * observers: a board redraws at the deadline, not at the next change). One timer per object,
    * unref'd, holding the object only weakly (a conversation that ended is not kept by it).
    */
-  private armLapse(): void {
+  private armLapse(minimumMs = 0): void {
     const at = nextLapse(this.list);
     if (this.lapseTimer && this.lapseTimer.at === at) return;
-    if (this.lapseTimer) clearTimeout(this.lapseTimer.timer);
-    this.lapseTimer = undefined;
+    this.clearLapseTimer();
     if (at === undefined) return;
     const self = new WeakRef(this);
-    const delay = Math.min(Math.max(0, at - this.options.now()) + 5, 2 ** 31 - 1);
+    // A lease already run out (its release could not be written) waits `minimumMs`.
+    const due = at - this.options.now();
+    const delay = Math.min((due > 0 ? due : minimumMs) + 5, 2 ** 31 - 1);
     const timer = setTimeout(() => void self.deref()?.lapseDue(), delay);
     timer.unref();
     this.lapseTimer = { at, timer };
+  }
+
+  /** Stops the lapse timer, if one is set. */
+  private clearLapseTimer(): void {
+    if (this.lapseTimer) clearTimeout(this.lapseTimer.timer);
+    this.lapseTimer = undefined;
   }
 
   /** The timer's call: catches up (with a store), releases what lapsed, and sets the timer for the next lease. */
@@ -511,7 +518,10 @@ export class TaskTools {
       } catch {
         // The store cannot be read now: readers still see the lapse; the next call catches up.
       }
-      this.armLapse();
+      // A lapse still due here could not be written (the store is down): tried again in a second,
+      // not in a loop (the catch-up above may have set a timer for it already: replaced).
+      this.clearLapseTimer();
+      this.armLapse(1000);
     });
   }
 
