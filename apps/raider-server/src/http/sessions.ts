@@ -4,7 +4,10 @@
  * with nothing in flight makes room).
  */
 import { randomUUID } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  StreamableHTTPServerTransport,
+  type StreamableHTTPServerTransportOptions,
+} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { Logger } from '../log.js';
 import { guardToolCalls } from '../transport-tap.js';
@@ -16,6 +19,34 @@ export interface Session {
   lastSeen: number;
   /** POST requests of this session being served now (a tool call waiting on a person, say): not idle. */
   inFlight: number;
+}
+
+/**
+ * The SDK's transport, which tells when the request that opened its session was answered without
+ * opening it. The transport refuses some initialize requests itself (406 to a client that does not
+ * accept event streams, 415, 400 for a batch with more than the initialize): such a session never
+ * gets an id, so it never joins the map, and nothing (no idle sweep, no DELETE, no cap) could end
+ * it. Its conversation would then hold its list for the life of the process: a list shared in
+ * memory stayed "in use", was never dropped (its tasks, and through its listeners this McpServer
+ * and transport, kept), and counted against the cap of shared lists until every new one was
+ * refused.
+ */
+class SessionTransport extends StreamableHTTPServerTransport {
+  constructor(
+    options: StreamableHTTPServerTransportOptions,
+    private readonly onRefused: (status: number) => void,
+  ) {
+    super(options);
+  }
+
+  override async handleRequest(...[req, res, body]: Parameters<StreamableHTTPServerTransport['handleRequest']>) {
+    try {
+      await super.handleRequest(req, res, body);
+    } finally {
+      // The id is set before the initialize is handed on: none once it is answered, none ever.
+      if (this.sessionId === undefined) this.onRefused(res.statusCode);
+    }
+  }
 }
 
 /** What the sessions are kept with. */
@@ -68,20 +99,30 @@ export class Sessions {
 
   /**
    * Opens a session for `conversation` (made by `converse`, which is given the session so a board
-   * can name it). It joins the map once the client's initialize is answered.
+   * can name it). It joins the map once the client's initialize is answered; when the transport
+   * refuses that initialize instead, the conversation is ended at once (its list released).
    */
   open(converse: (session: Session) => Conversation): Session {
     const session = { lastSeen: Date.now(), inFlight: 0 } as Session;
     session.conversation = converse(session);
-    session.transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sid) => {
-        this.map.set(sid, session);
-        this.options.onChange();
-        this.options.log.info(`session ${sid} opened (${this.map.size} open)`);
+    let refused = false;
+    session.transport = new SessionTransport(
+      {
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => {
+          this.map.set(sid, session);
+          this.options.onChange();
+          this.options.log.info(`session ${sid} opened (${this.map.size} open)`);
+        },
+        onsessionclosed: (sid) => this.end(sid, 'the session was closed'),
       },
-      onsessionclosed: (sid) => this.end(sid, 'the session was closed'),
-    });
+      (status) => {
+        if (refused) return;
+        refused = true;
+        this.options.log.debug(`an initialize answered ${status} opened no session; its conversation is ended`);
+        void session.conversation.close('the session was never opened').catch(() => {});
+      },
+    );
     session.transport.onclose = () => {
       const sid = session.transport.sessionId;
       if (sid) this.end(sid, 'the session was closed');
