@@ -214,12 +214,18 @@ class McpEndpoint {
       log: this.log,
     });
     const name = () => listId ?? `session ${session.transport.sessionId?.slice(0, 8)}`;
-    return createConversation({
-      ...settingsOf(options),
-      log: this.log,
-      ...(list ? { list } : {}),
-      ...(board ? { onChange: () => board.changed(), fallbackAnswerer: board.answerer(name) } : {}),
-    });
+    try {
+      return createConversation({
+        ...settingsOf(options),
+        log: this.log,
+        ...(list ? { list } : {}),
+        ...(board ? { onChange: () => board.changed(), fallbackAnswerer: board.answerer(name) } : {}),
+      });
+    } catch (error) {
+      // No conversation holds the list then: released here, or it would stay in use for good.
+      list?.release();
+      throw error;
+    }
   }
 
   /**
