@@ -54,6 +54,8 @@ export class Listener {
   private pause = FIRST_PAUSE_MS;
   // When the connection was lost (or first failed to be made), until it is back.
   private lostAt: number | undefined;
+  // When the connection last answered (made, or a check answered): a silent one may be dead since.
+  private answeredAt = 0;
   private closed = false;
 
   constructor(
@@ -126,6 +128,7 @@ export class Listener {
       return;
     }
     this.client = client;
+    this.answeredAt = Date.now();
     this.pause = FIRST_PAUSE_MS;
     // Where every list is now, so the checks that follow wake only the lists that move after it.
     this.seen.clear();
@@ -208,31 +211,34 @@ export class Listener {
     clearTimeout(timer);
     if (this.client !== client) return;
     if (answer === 'silent') {
+      // It may have been dead since its last answer: the outage is counted from then.
       this.lose(
         client,
         `the LISTEN connection did not answer within ${seconds(this.settings.heartbeatTimeoutMs)}; it is dropped and made again`,
+        this.answeredAt,
       );
       return;
     }
+    this.answeredAt = Date.now();
     if (answer === 'lost') this.lose(client, 'the LISTEN connection was lost (its check failed)');
     else this.scheduleCheck(client);
   }
 
-  /** `client` is gone (`why`): drop it, say so, and make another. */
-  private lose(client: pg.Client, why: string): void {
+  /** `client` is gone (`why`, since `since`): drop it, say so, and make another. */
+  private lose(client: pg.Client, why: string, since = Date.now()): void {
     if (this.client !== client) return;
     this.client = undefined;
     if (this.heartbeat) clearTimeout(this.heartbeat);
     this.heartbeat = undefined;
     drop(client);
-    this.reportLost(why);
+    this.reportLost(why, since);
     this.scheduleRetry();
   }
 
-  /** Tells `onStatus` the connection is lost, once per outage. */
-  private reportLost(why: string): void {
+  /** Tells `onStatus` the connection is lost (since `since`), once per outage. */
+  private reportLost(why: string, since = Date.now()): void {
     if (this.closed || this.lostAt !== undefined) return;
-    this.lostAt = Date.now();
+    this.lostAt = since;
     this.status(`${why}; changes made by other servers are not heard until it is back`, 'lost');
   }
 
