@@ -6,7 +6,7 @@ import { TodoTools } from '@raider/todo-tools';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { figure, sleep, within } from '../test/figures.js';
-import { backendsOf, commitLosingProxy, lockHolder, roleWithSlots } from '../test/postgres-faults.js';
+import { backendsOf, commitLosingProxy, holdListLock, lockHolder, roleWithSlots } from '../test/postgres-faults.js';
 import { DatabaseError, openPostgresLists, type PostgresListsOptions } from './index.js';
 
 const url = inject('databaseUrl');
@@ -44,12 +44,8 @@ describe('a list another server holds', () => {
   it('a holder never cut off: the call gives up after the lock timeout, saying another server holds the list and nothing was changed', async () => {
     const id = `held-${randomUUID()}`;
     await open().list(id).tasks.load(); // the schema is there
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
+    const holder = await holdListLock(url, id);
     try {
-      await holder.query('BEGIN');
-      await holder.query('INSERT INTO raider_lists (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [id]);
-      await holder.query('SELECT seq FROM raider_lists WHERE id = $1 FOR UPDATE', [id]);
       const tools = new TodoTools({ taskStore: open({ lockTimeoutMs: 1000 }).list(id).tasks });
       const started = Date.now();
       expect(await within(create(tools, 'A'), 20_000)).toMatch(
@@ -57,8 +53,7 @@ describe('a list another server holds', () => {
       );
       figure('a waiter with lock timeout 1 s gave up after', Date.now() - started);
     } finally {
-      await holder.query('ROLLBACK').catch(() => {});
-      await holder.end();
+      await holder.release();
     }
     expect((await open().list(id).tasks.load()).tasks).toEqual([]);
   }, 60_000);

@@ -22,6 +22,24 @@ export async function runSql<T extends pg.QueryResultRow = pg.QueryResultRow>(
   }
 }
 
+/**
+ * Another connection that takes list `id`'s row lock, as a server in the middle of a change does,
+ * and keeps it until `release()` (the schema must be there: a store's first call makes it).
+ */
+export async function holdListLock(url: string, id: string): Promise<{ release(): Promise<void> }> {
+  const holder = new pg.Client({ connectionString: url });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query('INSERT INTO raider_lists (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [id]);
+  await holder.query('SELECT seq FROM raider_lists WHERE id = $1 FOR UPDATE', [id]);
+  return {
+    release: async () => {
+      await holder.query('ROLLBACK').catch(() => {});
+      await holder.end();
+    },
+  };
+}
+
 /** `url` with another user, password or database. */
 export function withTarget(url: string, target: { user?: string; password?: string; database?: string }): string {
   const parsed = new URL(url);
