@@ -47,6 +47,19 @@ export interface ServerOptions {
   claudeTasks: boolean;
   /** Where lists live when they live in PostgreSQL. */
   databaseUrl: string | undefined;
+  /** Most connections this server opens to the database, LISTEN aside (default 10). */
+  databasePoolSize?: number;
+  /**
+   * How long a call waits for a list another server is changing, in ms (default 15 s; 0:
+   * PostgreSQL's `lock_timeout`); beyond it the call fails, and nothing was changed.
+   */
+  databaseLockTimeoutMs?: number;
+  /**
+   * How long a call's transaction may sit idle before PostgreSQL ends it, in ms (default 10 s; 0:
+   * PostgreSQL's `idle_in_transaction_session_timeout`): a server frozen in the middle of a call
+   * then frees its list for the others.
+   */
+  databaseIdleTimeoutMs?: number;
   /** Mount task_claim beside the task tools. */
   claims: boolean;
   /** Offer the board as an MCP App to clients that render them (default true). */
@@ -184,6 +197,27 @@ export const FLAGS: readonly Spec[] = [
     type: 'string',
     value: 'URL',
     help: 'keep lists in PostgreSQL (postgres://user:password@host:5432/db), shared by every server on it',
+  },
+  {
+    flag: 'database-pool-size',
+    env: 'RAIDER_DATABASE_POOL_SIZE',
+    type: 'string',
+    value: 'N',
+    help: 'with --database-url: most connections to the database, LISTEN aside (default 10)',
+  },
+  {
+    flag: 'database-lock-timeout',
+    env: 'RAIDER_DATABASE_LOCK_TIMEOUT',
+    type: 'string',
+    value: 'SECONDS',
+    help: "with --database-url: a call waiting this long for a list another server holds fails (default 15; 0: PostgreSQL's)",
+  },
+  {
+    flag: 'database-idle-timeout',
+    env: 'RAIDER_DATABASE_IDLE_TIMEOUT',
+    type: 'string',
+    value: 'SECONDS',
+    help: "with --database-url: PostgreSQL ends a call's transaction idle this long, a frozen server's (default 10; 0: PostgreSQL's)",
   },
   {
     flag: 'claims',
@@ -388,6 +422,11 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     dataDir: raw('data-dir'),
     list: raw('list'),
     databaseUrl: raw('database-url'),
+    databasePoolSize: integer(name('database-pool-size'), raw('database-pool-size') ?? '10', 1, 10_000),
+    databaseLockTimeoutMs:
+      integer(name('database-lock-timeout'), raw('database-lock-timeout') ?? '15', 0, 24 * 3600) * 1000,
+    databaseIdleTimeoutMs:
+      integer(name('database-idle-timeout'), raw('database-idle-timeout') ?? '10', 0, 24 * 3600) * 1000,
     claims: values.claims === true || (values.claims === undefined && bool('RAIDER_CLAIMS', env.RAIDER_CLAIMS ?? '0')),
     boardApp: values['no-board-app'] !== true && bool('RAIDER_BOARD_APP', env.RAIDER_BOARD_APP ?? '1'),
     claudeTasks:
@@ -403,6 +442,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     version: values.version === true,
   };
   if (options.databaseUrl !== undefined) checkDatabase(options, name);
+  else checkNoDatabaseFlags(values);
   if (options.claudeTasks) useClaudeTasks(options, env, name);
   checkTogether(options, values, name);
   return options;
@@ -431,6 +471,22 @@ function checkDatabase(options: ServerOptions, name: (flag: string) => string): 
         `${name('database-url')}: expected no ${name(other)} beside it (lists live in one place), received both`,
       );
     }
+  }
+}
+
+/** The flags that set the database's connections: given without --database-url they would do nothing. */
+const DATABASE_ONLY = ['database-pool-size', 'database-lock-timeout', 'database-idle-timeout'];
+
+/**
+ * Without --database-url: none of the database's flags.
+ * @throws OptionsError naming the first one given.
+ */
+function checkNoDatabaseFlags(values: Record<string, string | boolean | undefined>): void {
+  const stray = DATABASE_ONLY.find((flag) => values[flag] !== undefined);
+  if (stray) {
+    throw new OptionsError(
+      `--${stray}: expected --database-url as well (it sets the connections to the database, and without one lists do not live in PostgreSQL), received none`,
+    );
   }
 }
 

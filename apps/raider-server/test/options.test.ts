@@ -75,6 +75,48 @@ describe('raider-server options', () => {
     expect(readOptions(['--http', '--port', '4000'], {}).port).toBe(4000);
   });
 
+  it('the database flags: pool size and timeouts in seconds, with environment twins, checked, and refused without --database-url', () => {
+    const url = ['--database-url', 'postgres://u:p@h:5432/d'];
+    expect(readOptions(url, {})).toMatchObject({
+      databasePoolSize: 10,
+      databaseLockTimeoutMs: 15_000,
+      databaseIdleTimeoutMs: 10_000,
+    });
+    expect(
+      readOptions([...url, '--database-pool-size', '4', '--database-lock-timeout', '30'], {
+        RAIDER_DATABASE_POOL_SIZE: '9',
+        RAIDER_DATABASE_IDLE_TIMEOUT: '0',
+      }),
+    ).toMatchObject({ databasePoolSize: 4, databaseLockTimeoutMs: 30_000, databaseIdleTimeoutMs: 0 });
+    expect(() => readOptions([...url, '--database-pool-size', '0'], {})).toThrow(
+      '--database-pool-size: expected a whole number from 1 to 10000, received "0"',
+    );
+    expect(() => readOptions(url, { RAIDER_DATABASE_LOCK_TIMEOUT: '1.5' })).toThrow(
+      'RAIDER_DATABASE_LOCK_TIMEOUT: expected a whole number from 0 to 86400, received "1.5"',
+    );
+    expect(() => readOptions([...url, '--database-idle-timeout', 'soon'], {})).toThrow(
+      '--database-idle-timeout: expected a whole number from 0 to 86400, received "soon"',
+    );
+    expect(() => readOptions(['--database-idle-timeout', '5'], {})).toThrow(
+      '--database-idle-timeout: expected --database-url as well (it sets the connections to the database, and without one lists do not live in PostgreSQL), received none',
+    );
+    const help = helpText();
+    for (const flag of [
+      '--database-pool-size N',
+      '--database-lock-timeout SECONDS',
+      '--database-idle-timeout SECONDS',
+    ]) {
+      expect(help).toContain(flag);
+    }
+    for (const variable of [
+      'RAIDER_DATABASE_POOL_SIZE',
+      'RAIDER_DATABASE_LOCK_TIMEOUT',
+      'RAIDER_DATABASE_IDLE_TIMEOUT',
+    ]) {
+      expect(help).toContain(`[${variable}]`);
+    }
+  });
+
   it('the limits reach the tools of a conversation', async () => {
     const options = readOptions(['--max-tasks', '2'], {});
     const conversation = createConversation({

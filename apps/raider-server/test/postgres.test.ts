@@ -4,11 +4,15 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { freshDatabase, holdListLock, runSql } from '../../../packages/postgres-store/test/postgres-faults.js';
 import { startPostgres } from '../../../packages/postgres-store/test/postgres-server.js';
+import { closePostgresLists, postgresList } from '../src/lists/postgres-lists.js';
+import { createLogger } from '../src/log.js';
 import { readOptions } from '../src/options.js';
 import { stdioClient, textOf } from './helpers.js';
 
 const databaseUrl = inject('databaseUrl');
+const embedded = inject('databaseEmbedded');
 const open: Client[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close().catch(() => {})));
@@ -124,7 +128,8 @@ describe('a list in PostgreSQL, shared by three servers', () => {
     const pg = await startPostgres();
     try {
       const list = 'outage';
-      const [a, b] = await Promise.all([server(list, pg.url), server(list, pg.url)]);
+      // Server a logs at info: the store's word on its LISTEN connection (lost, back) is there.
+      const [a, b] = await Promise.all([server(list, pg.url, ['--log-level', 'info']), server(list, pg.url)]);
       expect(
         created(await call(a?.client as Client, 'task_create', { subject: 'before', description: '' })),
       ).not.toBeNull();
@@ -156,10 +161,101 @@ describe('a list in PostgreSQL, shared by three servers', () => {
       expect(seenA).toEqual(seenB);
       expect(seenA).toContain('before');
       expect(seenA).not.toContain('during');
+      expect(a?.log.text).toMatch(
+        /raider-server warn: PostgreSQL at 127\.0\.0\.1:\d+\/raider: the LISTEN connection was lost \(.+\); changes made by other servers are not heard until it is back\n/,
+      );
+      // Back within about a second of the database (the pause between attempts stops at 1 s).
+      await expect
+        .poll(() => a?.log.text, { timeout: 20_000 })
+        .toMatch(
+          /raider-server info: PostgreSQL at 127\.0\.0\.1:\d+\/raider: the LISTEN connection is back after \d+(\.\d)? s; every list is caught up\n/,
+        );
+      expect(a?.log.text).not.toContain('raider:raider');
     } finally {
       await pg.destroy();
     }
   }, 120_000);
+
+  it.skipIf(!embedded)(
+    "the database settings reach the store (pool size, lock and idle timeouts), and its word on the LISTEN connection reaches the server's log",
+    async () => {
+      const database = await freshDatabase(databaseUrl);
+      const name = new URL(database.url).pathname.slice(1);
+      const lines: string[] = [];
+      const log = createLogger('info', (line) => lines.push(line));
+      const settings = { databasePoolSize: 2, databaseLockTimeoutMs: 1000, databaseIdleTimeoutMs: 500 };
+      let holder: { release(): Promise<void> } | undefined;
+      try {
+        const handle = postgresList(database.url, 'settings', log, settings);
+        expect((await handle.tasks().load()).tasks).toEqual([]);
+        // The idle timeout: a transaction whose work outlasts it is ended by PostgreSQL.
+        await expect(
+          handle.tasks().transact(0, async () => {
+            await new Promise((resolve) => setTimeout(resolve, 1200));
+            return { result: 0 };
+          }),
+        ).rejects.toThrow(/sat idle for more than 0\.5 s \(idleInTransactionTimeoutMs; .*\); nothing was changed$/);
+        // The lock timeout: a list another connection holds.
+        holder = await holdListLock(database.url, 'settings');
+        await expect(handle.tasks().transact(0, async () => ({ result: 0 }))).rejects.toThrow(
+          /another server holds the list \(its lock was not free within 1 s \(lockTimeoutMs\)\); nothing was changed$/,
+        );
+        await holder.release();
+        holder = undefined;
+        // The pool size: three calls at once share two connections (each counts the store's
+        // connections while it holds one).
+        const busy = (list: string) =>
+          postgresList(database.url, list, log, settings)
+            .tasks()
+            .transact(0, async () => {
+              const [row] = await runSql<{ count: string }>(
+                databaseUrl,
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'raider-postgres-store'",
+                [name],
+              );
+              await new Promise((resolve) => setTimeout(resolve, 200));
+              return { result: Number(row?.count) };
+            });
+        const calls = await Promise.all(['a', 'b', 'c'].map(busy));
+        expect(Math.max(...calls.map((call) => call.result))).toBe(2);
+        // The LISTEN connection, ended by the server: the log says it was lost and is back.
+        let woken = 0;
+        handle.watch(() => {
+          woken += 1;
+        });
+        // Up once it wakes its watchers.
+        await expect.poll(() => woken, { timeout: 20_000 }).toBeGreaterThan(0);
+        await expect
+          .poll(
+            async () =>
+              (
+                await runSql(
+                  databaseUrl,
+                  "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'raider-postgres-store listen'",
+                  [name],
+                )
+              ).length,
+            { timeout: 20_000 },
+          )
+          .toBe(1);
+        await expect.poll(() => lines.join(''), { timeout: 20_000 }).toMatch(/is back after/);
+        expect(lines).toEqual([
+          expect.stringMatching(
+            /^raider-server warn: PostgreSQL at 127\.0\.0\.1:\d+\/raider_test_\w+: the LISTEN connection was lost \(.+\); changes made by other servers are not heard until it is back\n$/,
+          ),
+          expect.stringMatching(
+            /^raider-server info: PostgreSQL at 127\.0\.0\.1:\d+\/raider_test_\w+: the LISTEN connection is back after \d+(\.\d)? s; every list is caught up\n$/,
+          ),
+        ]);
+        handle.release();
+      } finally {
+        await holder?.release();
+        await closePostgresLists();
+        await database.drop();
+      }
+    },
+    60_000,
+  );
 
   it('--database-url is checked: a postgres URL, and no other place for lists beside it', () => {
     expect(readOptions(['--database-url', 'postgres://u:p@h:5432/d', '--claims'], {})).toMatchObject({

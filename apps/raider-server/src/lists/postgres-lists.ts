@@ -1,21 +1,46 @@
 /**
  * Lists in PostgreSQL (@raider/postgres-store): one pool and one LISTEN connection per process,
- * loaded only when a database is named (a server without one never loads node-postgres).
+ * loaded only when a database is named (a server without one never loads node-postgres). The
+ * store's word on its LISTEN connection (lost, back) goes to the server's log.
  */
 import type { PostgresLists } from '@raider/postgres-store';
 import type { ListStore, TaskCatchUp, TaskStore, TaskTransaction } from '@raider/todo-tools';
 import type { Logger } from '../log.js';
 import type { ListHandle, WholeSection } from './list-handle.js';
 
+/**
+ * The database settings of the server's options (`readOptions` fills them in from the flags);
+ * one left out takes the store's default (10 connections, 15 s lock timeout, 10 s idle timeout).
+ * `databaseUrl` is here so that any object carrying the server's options can be given whole.
+ */
+export interface PostgresSettings {
+  databaseUrl?: string | undefined;
+  databasePoolSize?: number | undefined;
+  databaseLockTimeoutMs?: number | undefined;
+  databaseIdleTimeoutMs?: number | undefined;
+}
+
 let opened: { url: string; lists: Promise<PostgresLists> } | undefined;
 
-/** This process's lists of the database at `url` (opened at the first use). */
-function listsOf(url: string): Promise<PostgresLists> {
+/**
+ * This process's lists of the database at `url`, opened at the first use with that use's logger
+ * and settings (every conversation of a process shares them: they come from its command line).
+ */
+function listsOf(url: string, log: Logger | undefined, settings: PostgresSettings): Promise<PostgresLists> {
   if (!opened || opened.url !== url) {
     opened = {
       url,
       lists: import('@raider/postgres-store').then(({ openPostgresLists }) =>
-        openPostgresLists({ connectionString: url }),
+        openPostgresLists({
+          connectionString: url,
+          ...(settings.databasePoolSize !== undefined ? { maxConnections: settings.databasePoolSize } : {}),
+          ...(settings.databaseLockTimeoutMs !== undefined ? { lockTimeoutMs: settings.databaseLockTimeoutMs } : {}),
+          ...(settings.databaseIdleTimeoutMs !== undefined
+            ? { idleInTransactionTimeoutMs: settings.databaseIdleTimeoutMs }
+            : {}),
+          // Lost: changes made on other servers go unheard until it is back (a warning); back: news.
+          onStatus: (message, kind) => (kind === 'lost' ? log?.warn(message) : log?.info(message)),
+        }),
       ),
     };
   }
@@ -29,9 +54,17 @@ export async function closePostgresLists(): Promise<void> {
   await (await current?.lists)?.close();
 }
 
-/** List `id` of the database at `url`, for one conversation. */
-export function postgresList(url: string, id: string, log: Logger | undefined): ListHandle {
-  const list = () => listsOf(url).then((lists) => lists.list(id));
+/**
+ * List `id` of the database at `url`, for one conversation; `settings` (the server's options)
+ * size its connections and set its timeouts.
+ */
+export function postgresList(
+  url: string,
+  id: string,
+  log: Logger | undefined,
+  settings: PostgresSettings = {},
+): ListHandle {
+  const list = () => listsOf(url, log, settings).then((lists) => lists.list(id));
   const tasks: TaskStore = {
     load: async () => {
       const snapshot = await (await list()).tasks.load();
