@@ -6,7 +6,8 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freshDatabase, holdListLock, runSql } from '../../../packages/postgres-store/test/postgres-faults.js';
 import { startPostgres } from '../../../packages/postgres-store/test/postgres-server.js';
-import { closePostgresLists, postgresList } from '../src/lists/postgres-lists.js';
+import { type ListHandle, listFor } from '../src/lists/list-handle.js';
+import { closePostgresLists } from '../src/lists/postgres-lists.js';
 import { createLogger } from '../src/log.js';
 import { readOptions } from '../src/options.js';
 import { stdioClient, textOf } from './helpers.js';
@@ -186,7 +187,8 @@ describe('a list in PostgreSQL, shared by three servers', () => {
       const settings = { databasePoolSize: 2, databaseLockTimeoutMs: 1000, databaseIdleTimeoutMs: 500 };
       let holder: { release(): Promise<void> } | undefined;
       try {
-        const handle = postgresList(database.url, 'settings', log, settings);
+        // As the server opens a list: its options are the place.
+        const handle = listFor({ databaseUrl: database.url, ...settings }, 'settings', { log }) as ListHandle;
         expect((await handle.tasks().load()).tasks).toEqual([]);
         // The idle timeout: a transaction whose work outlasts it is ended by PostgreSQL.
         await expect(
@@ -205,7 +207,7 @@ describe('a list in PostgreSQL, shared by three servers', () => {
         // The pool size: three calls at once share two connections (each counts the store's
         // connections while it holds one).
         const busy = (list: string) =>
-          postgresList(database.url, list, log, settings)
+          (listFor({ databaseUrl: database.url, ...settings }, list, { log }) as ListHandle)
             .tasks()
             .transact(0, async () => {
               const [row] = await runSql<{ count: string }>(

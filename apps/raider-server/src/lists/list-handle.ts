@@ -6,7 +6,7 @@ import type { ListStore, TaskStore } from '@raider/todo-tools';
 import type { Logger } from '../log.js';
 import { folderList } from './folder-lists.js';
 import { type MemoryListOptions, memoryList } from './memory-lists.js';
-import { postgresList } from './postgres-lists.js';
+import { type PostgresSettings, postgresList } from './postgres-lists.js';
 
 /** The families kept whole (the task list is kept by record). */
 export type WholeSection = 'todo' | 'todo_write';
@@ -23,8 +23,8 @@ export interface ListHandle {
   release(): void;
 }
 
-/** Where lists live: a data dir, a database, or (neither) memory. */
-export interface ListPlace {
+/** Where lists live: a data dir, a database (with its settings), or (neither) memory. */
+export interface ListPlace extends PostgresSettings {
   dataDir?: string | undefined;
   databaseUrl?: string | undefined;
 }
@@ -41,7 +41,7 @@ export function listFor(
   options: MemoryListOptions & { log?: Logger } = {},
 ): ListHandle | undefined {
   if (id === undefined) return undefined;
-  if (place.databaseUrl) return postgresList(place.databaseUrl, id, options.log);
+  if (place.databaseUrl) return postgresList(place.databaseUrl, id, options.log, place);
   if (place.dataDir) return folderList(place.dataDir, id, options.log);
   return memoryList(id, options);
 }
