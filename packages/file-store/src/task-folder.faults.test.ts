@@ -158,7 +158,7 @@ afterEach(() => {
 });
 
 // A real full file system needs a mount: the tests run as root in CI (and on the project's machines).
-describe.runIf(root)('a real full disk (a 64 KiB tmpfs)', () => {
+describe.runIf(root)('a real full disk (a small tmpfs)', () => {
   it('every acknowledged create is in the folder and parses; later calls still work', async () => {
     const dir = fresh();
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]);
@@ -192,6 +192,43 @@ describe.runIf(root)('a real full disk (a 64 KiB tmpfs)', () => {
     // Reads still work on the full disk, and a change that frees room saves.
     expect(tools.listTasks().split('\n')).toHaveLength(acknowledged.size);
     expect((await tools.updateTask({ taskId: '1', status: 'deleted' })).text).toBe('Updated task #1 deleted');
+  }, 60_000);
+
+  it('one page left: a create whose change-feed line finds no room is taken back, never left in the list', async () => {
+    const dir = fresh();
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir]);
+    mounted = dir;
+    const tools = toolsOn(dir);
+    for (const subject of ['A', 'B']) await tools.createTask({ subject, description: '' });
+    const path = join(dir, 'team');
+    const journal = join(path, '.raider-changes.jsonl');
+    // The feed's last page full (a foreign line pads it: readers skip it), so its next line needs a
+    // page of its own; then the disk filled, and one page given back: the task file takes it.
+    const size = fs.statSync(journal).size;
+    fs.appendFileSync(journal, `${' '.repeat(4096 - (size % 4096) - 1)}\n`);
+    const filler = join(dir, 'filler');
+    const chunk = Buffer.alloc(4096, 1);
+    const fd = fs.openSync(filler, 'w');
+    try {
+      for (;;) fs.writeSync(fd, chunk);
+    } catch (error) {
+      expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.truncateSync(filler, fs.statSync(filler).size - 4096);
+    const before = snapshotOf(path);
+    for (let i = 0; i < 5; i += 1) {
+      const answer = await tools.createTask({ subject: `Refused ${i}`, description: '' });
+      expect(answer.text).toMatch(/could not be saved \(ENOSPC\); nothing was changed$/);
+      expect(snapshotOf(path)).toEqual(before);
+    }
+    // Room again: the next create is saved, with the next id (the refused ones took none).
+    fs.rmSync(filler);
+    expect((await tools.createTask({ subject: 'C', description: '' })).text).toBe('Task #3 created successfully: C');
+    const reread = toolsOn(dir);
+    await reread.syncTasks();
+    expect(reread.listTasks()).toBe('#1 [pending] A\n#2 [pending] B\n#3 [pending] C');
   }, 60_000);
 });
 
