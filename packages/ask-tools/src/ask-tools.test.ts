@@ -13,12 +13,17 @@ afterEach(async () => {
 
 type Handler = (request: ElicitRequest, extra: { signal: AbortSignal }) => Promise<ElicitResult> | ElicitResult;
 
-/** A server with ask_user answered by elicitation, and a client that elicits (when `handler`) or not. */
-async function setup(handler?: Handler, options: { timeoutMs?: number; progressIntervalMs?: number } = {}) {
+type SetupOptions = { timeoutMs?: number; progressIntervalMs?: number; structuredOutput?: boolean };
+
+/**
+ * A server with ask_user and AskUserQuestion answered by elicitation, and a client that elicits
+ * (when `handler`) or not.
+ */
+async function setup(handler?: Handler, options: SetupOptions = {}) {
   const server = new McpServer({ name: 'test-server', version: '1.0.0' });
   const ask = new AskTools({ answerer: elicitationAnswerer(server), ...options });
   ask.register(server);
-  registerAskUserQuestion(server, options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
+  ask.registerAskUserQuestion(server);
   const client = new Client(
     { name: 'test-client', version: '1.0.0' },
     handler ? { capabilities: { elicitation: { form: {} } } } : {},
@@ -42,10 +47,8 @@ describe('ask_user through elicitation', () => {
   it('a free-text question: the answer is the result text', async () => {
     const { client, requests } = await setup(() => ({ action: 'accept', content: { answer: 'Use Postgres' } }));
     const result = await client.callTool({ name: 'ask_user', arguments: { question: 'Which database?' } });
-    expect(result).toEqual({
-      content: [{ type: 'text', text: 'Use Postgres' }],
-      structuredContent: { answer: 'Use Postgres' },
-    });
+    // Text only, no structuredContent: Claude Code would show the model that JSON instead.
+    expect(result).toEqual({ content: [{ type: 'text', text: 'Use Postgres' }] });
     expect(requests[0]?.params).toMatchObject({
       mode: 'form',
       message: 'Which database?',
@@ -308,21 +311,18 @@ describe('AskUserQuestion', () => {
     },
   ];
 
-  it('asks all questions in one form and answers in Claude Code’s words', async () => {
+  // Claude Code 2.1.332's wordings, written out in full: a test must fail on any change of a character.
+  const labelsOnly = (entries: string) =>
+    `Your questions have been answered: ${entries}. You can now continue with these answers in mind.`;
+  const ownWords = (entries: string) =>
+    `The user answered: ${entries}. Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.`;
+
+  it('asks all questions in one form, with a free-text field beside each and no "Other" option', async () => {
     const { client, requests } = await setup(() => ({
       action: 'accept',
       content: { q1: 'date-fns', q2: ['Parsing', 'Zones'] },
     }));
-    const result = await client.callTool({ name: 'AskUserQuestion', arguments: { questions } });
-    expect(result).toEqual({
-      content: [
-        {
-          type: 'text',
-          text: 'User has answered your questions: "Which library?"="date-fns", "Which features?"="Parsing, Zones". You can now continue with the user\'s answers in mind.',
-        },
-      ],
-      structuredContent: { answers: { 'Which library?': 'date-fns', 'Which features?': 'Parsing, Zones' } },
-    });
+    await client.callTool({ name: 'AskUserQuestion', arguments: { questions } });
     expect(requests).toHaveLength(1);
     const schema = (requests[0]?.params as { requestedSchema?: unknown } | undefined)?.requestedSchema as {
       properties: Record<string, Record<string, unknown>>;
@@ -333,30 +333,86 @@ describe('AskUserQuestion', () => {
     expect(JSON.stringify(schema)).not.toContain('"Other"');
   });
 
-  it('the person can always answer in their own words', async () => {
-    const { client } = await setup(() => ({ action: 'accept', content: { q1: 'luxon', q1_other: 'Temporal' } }));
-    const result = await client.callTool({ name: 'AskUserQuestion', arguments: { questions: [questions[0]] } });
-    expect(textOf(result)).toBe(
-      'User has answered your questions: "Which library?"="Temporal". You can now continue with the user\'s answers in mind.',
-    );
-  });
-
-  it('a question left unanswered is an error result that keeps what was answered', async () => {
-    const { client } = await setup(() => ({ action: 'accept', content: { q1: 'luxon' } }));
+  it.each([
+    [
+      'every answer an offered label (multiSelect labels joined by ", ")',
+      { q1: 'date-fns', q2: ['Parsing', 'Zones'] },
+      labelsOnly('"Which library?"="date-fns", "Which features?"="Parsing, Zones"'),
+    ],
+    [
+      'an answer typed in the person’s own words (Other) instead of a label',
+      { q1: 'luxon', q1_other: 'Temporal', q2: ['Parsing'] },
+      ownWords('"Which library?"="Temporal", "Which features?"="Parsing"'),
+    ],
+    [
+      'a multiSelect answer with labels and typed text',
+      { q1: 'date-fns', q2: ['Parsing'], q2_other: 'Durations' },
+      ownWords('"Which library?"="date-fns", "Which features?"="Parsing, Durations"'),
+    ],
+    [
+      'typed text that is exactly an offered label counts as that label',
+      { q1_other: 'luxon', q2: ['Zones'] },
+      labelsOnly('"Which library?"="luxon", "Which features?"="Zones"'),
+    ],
+    [
+      'partly answered with labels: entries for what was answered, nothing said of the rest',
+      { q1: 'luxon' },
+      labelsOnly('"Which library?"="luxon"'),
+    ],
+    [
+      'partly answered in the person’s own words',
+      { q2_other: 'Only parsing' },
+      ownWords('"Which features?"="Only parsing"'),
+    ],
+    ['nothing answered', {}, 'The user did not answer the questions.'],
+    ['only blanks and an empty multiple choice', { q1_other: '   ', q2: [] }, 'The user did not answer the questions.'],
+  ])('through the form, %s', async (_name, content, text) => {
+    const { client } = await setup(() => ({ action: 'accept', content }));
     const result = await client.callTool({ name: 'AskUserQuestion', arguments: { questions } });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toBe(
-      'The user answered only some of your questions: "Which library?"="luxon". Left unanswered: "Which features?". Decide for yourself about those, go on, and say in your reply what you assumed.',
-    );
+    // The whole result: text only (no structuredContent, not an error), every character as Claude Code's.
+    expect(result).toEqual({ content: [{ type: 'text', text }] });
   });
 
-  it('without a form, asks question by question through the answerer', async () => {
+  it('a multiSelect label holding ", " is still an offered label', async () => {
+    const { client } = await setup(() => ({ action: 'accept', content: { q1: ['Yes, please', 'Later'] } }));
+    const polite = {
+      question: 'Add tests?',
+      header: 'Tests',
+      options: [
+        { label: 'Yes, please', description: '' },
+        { label: 'Later', description: '' },
+      ],
+      multiSelect: true,
+    };
+    expect(await client.callTool({ name: 'AskUserQuestion', arguments: { questions: [polite] } })).toEqual({
+      content: [{ type: 'text', text: labelsOnly('"Add tests?"="Yes, please, Later"') }],
+    });
+  });
+
+  it.each([
+    [
+      'every answer a label',
+      (options: string[]) => options[0],
+      labelsOnly('"Which library?"="date-fns", "Which features?"="Parsing"'),
+    ],
+    [
+      'an answer in the person’s own words',
+      (options: string[]) => (options.includes('luxon') ? 'moment, sadly' : options[1]),
+      ownWords('"Which library?"="moment, sadly", "Which features?"="Formatting"'),
+    ],
+    [
+      'a question left unanswered',
+      (options: string[]) => (options.includes('luxon') ? undefined : options[2]),
+      labelsOnly('"Which features?"="Zones"'),
+    ],
+    ['no answer at all', () => undefined, 'The user did not answer the questions.'],
+  ])('without a form, asks question by question: %s', async (_name, pick, text) => {
     const server = new McpServer({ name: 's', version: '1' });
     const seen: string[][] = [];
     const ask = new AskTools({
       answerer: () => async (question, options) => {
         seen.push([question, ...options]);
-        return options[0];
+        return pick(options);
       },
     });
     ask.registerAskUserQuestion(server, { name: 'Ask' });
@@ -364,13 +420,58 @@ describe('AskUserQuestion', () => {
     const [a, b] = InMemoryTransport.createLinkedPair();
     await Promise.all([server.connect(a), client.connect(b)]);
     clients.push(client);
-    expect(textOf(await client.callTool({ name: 'Ask', arguments: { questions } }))).toBe(
-      'User has answered your questions: "Which library?"="date-fns", "Which features?"="Parsing". You can now continue with the user\'s answers in mind.',
-    );
+    expect(await client.callTool({ name: 'Ask', arguments: { questions } })).toEqual({
+      content: [{ type: 'text', text }],
+    });
     expect(seen).toEqual([
       ['Which library?', 'date-fns', 'luxon'],
       ['Which features?', 'Parsing', 'Formatting', 'Zones'],
     ]);
+  });
+
+  it('declined and dismissed forms stay error results', async () => {
+    let outcome: ElicitResult = { action: 'decline' };
+    const { client } = await setup(() => outcome);
+    expect(await client.callTool({ name: 'AskUserQuestion', arguments: { questions } })).toEqual({
+      content: [{ type: 'text', text: `The user declined to answer the question. ${DECIDE}` }],
+      isError: true,
+    });
+    outcome = { action: 'cancel' };
+    expect(await client.callTool({ name: 'AskUserQuestion', arguments: { questions } })).toEqual({
+      content: [{ type: 'text', text: `The user dismissed the question without answering. ${DECIDE}` }],
+      isError: true,
+    });
+  });
+
+  it('sends progress while the form waits when the client gave a progress token', async () => {
+    // As for ask_user: the person answers once two progress notifications have arrived, so the
+    // test waits on events, not on a clock. The form is pending the whole time.
+    const progress: number[] = [];
+    let pending = false;
+    const { client } = await setup(
+      () =>
+        new Promise((resolve) => {
+          pending = true;
+          const poll = setInterval(() => {
+            if (progress.length < 2) return;
+            clearInterval(poll);
+            pending = false;
+            resolve({ action: 'accept', content: { q1: 'luxon' } });
+          }, 5);
+        }),
+      { progressIntervalMs: 30 },
+    );
+    const pendingAtProgress: boolean[] = [];
+    const result = await client.callTool({ name: 'AskUserQuestion', arguments: { questions } }, undefined, {
+      onprogress: (p) => {
+        progress.push(p.progress);
+        pendingAtProgress.push(pending);
+      },
+    });
+    expect(result).toEqual({ content: [{ type: 'text', text: labelsOnly('"Which library?"="luxon"') }] });
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(pendingAtProgress.slice(0, 2)).toEqual([true, true]);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
   });
 
   it('refuses plainly without elicitation', async () => {
@@ -438,6 +539,125 @@ describe('AskError outcomes from an answerer', () => {
     clients.push(client);
     expect(await client.callTool({ name: 'ask_user', arguments: { question: 'q' } })).toEqual({
       content: [{ type: 'text', text }],
+      isError: true,
+    });
+  });
+});
+
+describe('registerAskUserQuestion, the standalone mount', () => {
+  it('asks through the client’s elicitation, under its name, with the structuredOutput option', async () => {
+    for (const structuredOutput of [undefined, true]) {
+      const server = new McpServer({ name: 's', version: '1' });
+      registerAskUserQuestion(server, { name: 'Ask', ...(structuredOutput ? { structuredOutput } : {}) });
+      const client = new Client({ name: 'c', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+      client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { q1: 'b' } }));
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await Promise.all([server.connect(a), client.connect(b)]);
+      clients.push(client);
+      const [tool] = (await client.listTools()).tools;
+      expect(tool?.name).toBe('Ask');
+      expect(tool?.outputSchema === undefined).toBe(!structuredOutput);
+      const result = await client.callTool({
+        name: 'Ask',
+        arguments: {
+          questions: [
+            {
+              question: 'A or B?',
+              header: 'AB',
+              options: [
+                { label: 'a', description: '' },
+                { label: 'b', description: '' },
+              ],
+            },
+          ],
+        },
+      });
+      const text = 'Your questions have been answered: "A or B?"="b". You can now continue with these answers in mind.';
+      expect(result).toEqual(
+        structuredOutput
+          ? { content: [{ type: 'text', text }], structuredContent: { answers: { 'A or B?': 'b' } } }
+          : { content: [{ type: 'text', text }] },
+      );
+    }
+  });
+});
+
+describe('structuredOutput', () => {
+  const question = {
+    question: 'Which library?',
+    header: 'Library',
+    options: [
+      { label: 'date-fns', description: '' },
+      { label: 'luxon', description: '' },
+    ],
+  };
+  const answering = (content: Record<string, string>) => () => ({ action: 'accept', content }) as ElicitResult;
+
+  it('off by default: tools/list declares no outputSchema', async () => {
+    const { client } = await setup();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['ask_user', 'AskUserQuestion']);
+    for (const tool of tools) expect(tool, tool.name).not.toHaveProperty('outputSchema');
+  });
+
+  it('off by default: results carry text only, no structuredContent', async () => {
+    const { client } = await setup(answering({ answer: 'Use Postgres', q1: 'luxon' }));
+    expect(await client.callTool({ name: 'ask_user', arguments: { question: 'Which database?' } })).toEqual({
+      content: [{ type: 'text', text: 'Use Postgres' }],
+    });
+    expect(await client.callTool({ name: 'AskUserQuestion', arguments: { questions: [question] } })).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'Your questions have been answered: "Which library?"="luxon". You can now continue with these answers in mind.',
+        },
+      ],
+    });
+  });
+
+  it('on: both tools declare an output schema', async () => {
+    const { client } = await setup(undefined, { structuredOutput: true });
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'ask_user')?.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { answer: { type: 'string' } },
+      required: ['answer'],
+    });
+    expect(tools.find((t) => t.name === 'AskUserQuestion')?.outputSchema).toMatchObject({
+      type: 'object',
+      properties: { answers: { type: 'object' } },
+      required: ['answers'],
+    });
+  });
+
+  it('on: results carry structuredContent beside the same text', async () => {
+    let content: Record<string, string> = { answer: 'Use Postgres', q1: 'luxon' };
+    const { client } = await setup(() => ({ action: 'accept', content }), { structuredOutput: true });
+    expect(await client.callTool({ name: 'ask_user', arguments: { question: 'Which database?' } })).toEqual({
+      content: [{ type: 'text', text: 'Use Postgres' }],
+      structuredContent: { answer: 'Use Postgres' },
+    });
+    expect(await client.callTool({ name: 'AskUserQuestion', arguments: { questions: [question] } })).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'Your questions have been answered: "Which library?"="luxon". You can now continue with these answers in mind.',
+        },
+      ],
+      structuredContent: { answers: { 'Which library?': 'luxon' } },
+    });
+    // Nothing answered is not an error, so it too must carry structuredContent once a schema is declared.
+    content = {};
+    expect(await client.callTool({ name: 'AskUserQuestion', arguments: { questions: [question] } })).toEqual({
+      content: [{ type: 'text', text: 'The user did not answer the questions.' }],
+      structuredContent: { answers: {} },
+    });
+  });
+
+  it('on: error results stay text only', async () => {
+    const { client } = await setup(() => ({ action: 'decline' }), { structuredOutput: true });
+    expect(await client.callTool({ name: 'ask_user', arguments: { question: 'Go on?' } })).toEqual({
+      content: [{ type: 'text', text: `The user declined to answer the question. ${DECIDE}` }],
       isError: true,
     });
   });

@@ -7,6 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { answeredOnly, answersText } from './answers-text.js';
 import { callContext } from './context.js';
 import { DEFAULT_TIMEOUT_MS, elicitationAnswerer } from './elicitation.js';
 import { AskError } from './errors.js';
@@ -25,6 +26,14 @@ export interface AskToolsOptions {
   timeoutMs?: number;
   /** How often to send progress while waiting, when the client gave a progress token; default 15 s. */
   progressIntervalMs?: number;
+  /**
+   * Declare output schemas and return `structuredContent` beside the text; default false. Off by
+   * default because Claude Code shows the model the JSON of `structuredContent` instead of the
+   * text whenever a result carries it, and the MCP spec requires structured results once an output
+   * schema is declared: with it on, a model in Claude Code reads `{"answer":…}` in place of the
+   * answer's sentence. Turn it on for clients that read structured results.
+   */
+  structuredOutput?: boolean;
 }
 
 /** Options of `registerAskUserQuestion`. */
@@ -158,7 +167,10 @@ const failure = (code: AskFailure, detail?: string): CallToolResult => ({
  * The question tools of one conversation: ask_user (seed 004) and, on request, Claude Code's
  * AskUserQuestion. Each call asks the answerer for a way to reach a person; the outcomes that
  * are not an answer (nobody there, declined, cancelled, timed out, disconnected, the call
- * cancelled, an empty answer) are distinct error results telling the model to decide for itself.
+ * cancelled, an empty answer to ask_user) are distinct error results telling the model to decide
+ * for itself. An AskUserQuestion form sent back with nothing filled in is Claude Code's plain
+ * result `The user did not answer the questions.`, not an error. Results are text only unless
+ * `structuredOutput` is on (see {@link AskToolsOptions.structuredOutput}).
  */
 export class AskTools {
   /** The text of the refusal when nobody can answer. */
@@ -167,12 +179,14 @@ export class AskTools {
   readonly timeoutMs: number;
   private readonly answerer: Answerer | undefined;
   private readonly progressIntervalMs: number;
+  private readonly structuredOutput: boolean;
   private built: McpServer | undefined;
 
   constructor(options: AskToolsOptions = {}) {
     this.answerer = options.answerer;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.progressIntervalMs = options.progressIntervalMs ?? 15_000;
+    this.structuredOutput = options.structuredOutput ?? false;
   }
 
   /** An McpServer with the tool ask_user, built once. */
@@ -193,7 +207,7 @@ export class AskTools {
         description:
           'Ask the person at the keyboard a question, with optional choices; the answer is the result. If nobody can answer, decide yourself and say what you assumed.',
         inputSchema: advertised(ASK_USER_INPUT),
-        outputSchema: { answer: z.string() },
+        ...(this.structuredOutput ? { outputSchema: { answer: z.string() } } : {}),
         annotations: ANNOTATIONS,
       },
       async (args, extra) => {
@@ -205,7 +219,7 @@ export class AskTools {
           if (answer === undefined) return failure('no-answer');
           if (typeof answer !== 'string') return failure('failed', 'the answerer gave no text');
           if (answer.trim() === '') return failure('empty');
-          return { content: [{ type: 'text', text: answer }], structuredContent: { answer } };
+          return this.answered(answer, { answer });
         });
       },
     );
@@ -215,7 +229,10 @@ export class AskTools {
    * Mounts Claude Code's AskUserQuestion (1-4 questions, each with a header, 2-4 options of label
    * and description, multiSelect) on a server you own. An answerer that can ask a form (the
    * elicitation answerer) gets all questions in one form; another is asked question by question.
-   * Answers: `User has answered your questions: "Q"="A", ... You can now continue with the user's answers in mind.`
+   * The result is worded as Claude Code 2.1.332 words it (see `answersText`): `Your questions have
+   * been answered: "Q"="A", …` when every answer is an offered label, `The user answered: "Q"="A", …
+   * Read the answers carefully …` when one was typed, `The user did not answer the questions.` when
+   * none was given. Unanswered questions are left out of the entries, as Claude Code does.
    */
   registerAskUserQuestion(server: McpServer, options: AskUserQuestionOptions = {}): void {
     server.registerTool(
@@ -225,7 +242,7 @@ export class AskTools {
         description:
           'Ask the person 1-4 multiple-choice questions to clarify what they want; they can always answer in their own words.',
         inputSchema: advertised(ASK_USER_QUESTION_INPUT),
-        outputSchema: { answers: z.record(z.string(), z.string()) },
+        ...(this.structuredOutput ? { outputSchema: { answers: z.record(z.string(), z.string()) } } : {}),
         annotations: ANNOTATIONS,
       },
       async (args, extra) => {
@@ -243,34 +260,8 @@ export class AskTools {
                   signal,
                 ),
               );
-          const pairs = form.map((q, i) => [q.question, answers[i]] as const);
-          const missing = pairs.filter(([, a]) => a === undefined || a.trim() === '').map(([q]) => JSON.stringify(q));
-          if (missing.length === pairs.length) return failure('no-answer');
-          const text = pairs
-            .filter(([, a]) => a !== undefined && a.trim() !== '')
-            .map(([q, a]) => `"${q}"="${a}"`)
-            .join(', ');
-          if (missing.length) {
-            // Partly answered: not an answer to every question, so an error result that keeps what was said.
-            return {
-              content: [
-                {
-                  type: 'text',
-                  text: `The user answered only some of your questions: ${text}. Left unanswered: ${missing.join(', ')}. Decide for yourself about those, go on, and say in your reply what you assumed.`,
-                },
-              ],
-              isError: true,
-            };
-          }
-          return {
-            content: [
-              {
-                type: 'text',
-                text: `User has answered your questions: ${text}. You can now continue with the user's answers in mind.`,
-              },
-            ],
-            structuredContent: { answers: Object.fromEntries(pairs) },
-          };
+          const answered = answeredOnly(form, answers).map(({ question, answer }) => [question.question, answer]);
+          return this.answered(answersText(form, answers), { answers: Object.fromEntries(answered) });
         });
       },
     );
@@ -302,6 +293,15 @@ export class AskTools {
     }
   }
 
+  /**
+   * The result of an answer: its text alone, or with `structuredContent` when `structuredOutput`
+   * is on (then the output schema is declared and the spec requires it on every non-error result).
+   */
+  private answered(text: string, structured: Record<string, unknown>): CallToolResult {
+    const content: CallToolResult['content'] = [{ type: 'text', text }];
+    return this.structuredOutput ? { content, structuredContent: structured } : { content };
+  }
+
   /** Sends increasing progress while waiting, when the client gave a progress token. */
   private keepAlive(extra: Extra): () => void {
     const progressToken = extra._meta?.progressToken;
@@ -330,15 +330,17 @@ async function sequentially<T, R>(items: T[], fn: (item: T) => Promise<R>): Prom
 /**
  * Mounts Claude Code's AskUserQuestion on `server`, asking the connected client's user through
  * elicitation (or `options.answerer` when given); refuses plainly when nobody can answer.
+ * `structuredOutput` is AskTools' option of that name (default false: text only, for Claude Code).
  */
 export function registerAskUserQuestion(
   server: McpServer,
-  options: AskUserQuestionOptions & { answerer?: Answerer; timeoutMs?: number } = {},
+  options: AskUserQuestionOptions & { answerer?: Answerer; timeoutMs?: number; structuredOutput?: boolean } = {},
 ): void {
-  const { name, answerer, timeoutMs } = options;
+  const { name, answerer, timeoutMs, structuredOutput } = options;
   const tools = new AskTools({
     answerer: answerer ?? elicitationAnswerer(server, timeoutMs === undefined ? {} : { timeoutMs }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(structuredOutput === undefined ? {} : { structuredOutput }),
   });
   tools.registerAskUserQuestion(server, name === undefined ? {} : { name });
 }
