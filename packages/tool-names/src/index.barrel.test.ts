@@ -9,9 +9,12 @@ describeExports(api, [
   'claudeName',
   'claudeNames',
   'isMcp',
+  'olderClaudeNames',
   'parseRule',
   'raiderInput',
   'raiderName',
   'raiderNames',
   'raiderTools',
+  'unmappedClaudeNames',
+  'unmappedReason',
 ]);

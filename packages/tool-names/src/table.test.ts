@@ -1,5 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { claudeName, claudeNames, isMcp, raiderName, raiderNames } from './index.js';
+import {
+  claudeInput,
+  claudeName,
+  claudeNames,
+  isMcp,
+  olderClaudeNames,
+  parseRule,
+  raiderInput,
+  raiderName,
+  raiderNames,
+  raiderTools,
+  unmappedClaudeNames,
+  unmappedReason,
+} from './index.js';
 
 // The seed's table, row by row: [Claude Code name, raider tool].
 const TABLE: [string, string][] = [
@@ -130,5 +144,209 @@ describe('claudeNames and raiderNames', () => {
     const tools = raiderNames();
     tools.length = 0;
     expect(raiderNames()).toHaveLength(29);
+  });
+});
+
+// Claude Code 2.1.332's current tool names (reference, "Tool names"): each is mapped or left
+// unmapped on purpose, none is simply missing.
+const CURRENT_2_1_332 = [
+  'Read',
+  'Write',
+  'Edit',
+  'Bash',
+  'Glob',
+  'Grep',
+  'WebFetch',
+  'WebSearch',
+  'Skill',
+  'TodoWrite',
+  'TaskCreate',
+  'TaskUpdate',
+  'TaskList',
+  'TaskGet',
+  'Agent',
+  'AskUserQuestion',
+  'EnterPlanMode',
+  'ExitPlanMode',
+  'SendMessage',
+  'Monitor',
+  'CronCreate',
+  'CronDelete',
+  'CronList',
+  'EnterWorktree',
+  'ExitWorktree',
+  'TaskStop',
+  'NotebookEdit',
+  'ToolSearch',
+  'ScheduleWakeup',
+];
+
+// The mapped names current Claude Code no longer offers (reference: older names).
+const OLDER = ['Task', 'MultiEdit', 'LS', 'BashOutput', 'KillShell', 'KillBash', 'TaskOutput'];
+
+// The names the table leaves unmapped on purpose: 2.1.332's ungated ones without a raider tool,
+// its gated names, GetTask, and the older output tools the seed never mapped.
+const UNMAPPED = [
+  'NotebookEdit',
+  'ToolSearch',
+  'ScheduleWakeup',
+  'Yield',
+  'Poll',
+  'SetGoal',
+  'GetGoal',
+  'PauseGoal',
+  'ProposeGoal',
+  'WrapUp',
+  'OfferChromeSetup',
+  'ReadNotifications',
+  'SendFeedback',
+  'McpTaskCheck',
+  'McpTaskResumePolling',
+  'McpTaskShowQuestion',
+  'ReadWidgetContext',
+  'EndConversation',
+  'RefreshMcpTools',
+  'SendFile',
+  'SendToProject',
+  'SendToProjectContext',
+  'FetchInboxMessage',
+  'SubagentHandback',
+  'ObserverReport',
+  'ListConnectors',
+  'SuggestConnectors',
+  'SearchMcpRegistry',
+  'SuggestSkills',
+  'SuggestPluginInstall',
+  'ListPlugins',
+  'PublishPlugin',
+  'propose_skills',
+  'ClaudeDesign',
+  'ArtifactCheck',
+  'ArtifactData',
+  'ArtifactComments',
+  'AppifactRepl',
+  'memory_list',
+  'memory_read',
+  'memory_write',
+  'GetTask',
+  'AgentOutput',
+  'AgentOutputTool',
+  'BashOutputTool',
+];
+
+describe('Claude Code 2.1.332', () => {
+  it('every current name is mapped or left unmapped on purpose, and no current name is listed as older', () => {
+    const unmapped = new Set(unmappedClaudeNames());
+    const older = new Set(olderClaudeNames());
+    for (const name of CURRENT_2_1_332) {
+      expect(raiderName(name) !== undefined || unmapped.has(name), name).toBe(true);
+      expect(older.has(name), name).toBe(false);
+    }
+  });
+
+  it.each([
+    ['SendMessage', 'send_message'],
+    ['Monitor', 'monitor'],
+    ['CronCreate', 'cron_create'],
+    ['CronDelete', 'cron_delete'],
+    ['CronList', 'cron_list'],
+    ['EnterWorktree', 'enter_worktree'],
+    ['ExitWorktree', 'exit_worktree'],
+  ])('%s maps to %s both ways, under rules and in agent files', (claude, raider) => {
+    expect(raiderName(claude)).toBe(raider);
+    expect(claudeName(raider)).toBe(claude);
+    expect(parseRule(claude)).toEqual({ tool: raider });
+    expect(raiderTools([claude])).toEqual({ tools: [raider], unknown: [] });
+    expect(unmappedReason(claude)).toBeUndefined();
+  });
+});
+
+describe('older names', () => {
+  it('olderClaudeNames lists the mapped names current Claude Code no longer offers, sorted', () => {
+    expect(olderClaudeNames()).toEqual([...OLDER].sort());
+    for (const name of olderClaudeNames()) expect(claudeNames()).toContain(name);
+  });
+
+  it('TaskOutput is an older name and still translated: name, rule, agent file and arguments', () => {
+    expect(olderClaudeNames()).toContain('TaskOutput');
+    expect(raiderName('TaskOutput')).toBe('bash_output');
+    expect(claudeName('bash_output')).toBe('TaskOutput');
+    expect(parseRule('TaskOutput')).toEqual({ tool: 'bash_output' });
+    expect(raiderTools('TaskOutput, BashOutput')).toEqual({ tools: ['bash_output'], unknown: [] });
+    expect(raiderInput('bash_output', { task_id: 'b1', timeout: 5000 })).toEqual({
+      bash_id: 'b1',
+      timeout: 5,
+      block: true,
+    });
+    expect(claudeInput('bash_output', { bash_id: 'b1', timeout: 5 })).toEqual({
+      task_id: 'b1',
+      timeout: 5000,
+      block: false,
+    });
+    expect(unmappedReason('TaskOutput')).toBeUndefined();
+  });
+
+  it('hands out a new array each call', () => {
+    olderClaudeNames().push('Bogus');
+    expect(olderClaudeNames()).not.toContain('Bogus');
+  });
+});
+
+describe('names left unmapped on purpose', () => {
+  it('unmappedClaudeNames lists them, sorted, none of them a name the table maps', () => {
+    expect(unmappedClaudeNames()).toEqual([...UNMAPPED].sort());
+    expect(unmappedClaudeNames()).toHaveLength(45);
+    for (const name of unmappedClaudeNames()) expect(claudeNames()).not.toContain(name);
+  });
+
+  it.each(UNMAPPED)('%s answers as an unknown name does, with its reason', (name) => {
+    expect(raiderName(name)).toBeUndefined();
+    expect(parseRule(name)).toBeUndefined();
+    expect(parseRule(`${name}(x)`)).toBeUndefined();
+    expect(raiderTools([name])).toEqual({ tools: [], unknown: [name] });
+    expect(unmappedReason(name)).toMatch(/^left unmapped because /);
+  });
+
+  it('Yield, the MCP task tools and ScheduleWakeup give their own reasons', () => {
+    expect(unmappedReason('Yield')).toBe(
+      'left unmapped because a raider run waits for its background work itself and hands the model every notification before its next request (seed 001), so no tool is needed to wait (gated in 2.1.332)',
+    );
+    expect(unmappedReason('McpTaskCheck')).toBe(
+      "left unmapped because it is Claude Code's side of MCP tasks, offered only while Claude Code acts as an MCP tasks client; raider's tools are the server side of MCP, so there is no raider tool for it",
+    );
+    expect(unmappedReason('McpTaskResumePolling')).toBe(unmappedReason('McpTaskCheck'));
+    expect(unmappedReason('McpTaskShowQuestion')).toBe(unmappedReason('McpTaskCheck'));
+    expect(unmappedReason('ScheduleWakeup')).toMatch(/^left unmapped because the seed keeps it so/);
+  });
+
+  it('the self_hosted_runner_* family is left unmapped by prefix', () => {
+    expect(raiderName('self_hosted_runner_start')).toBeUndefined();
+    expect(unmappedReason('self_hosted_runner_start')).toBe(unmappedReason('ClaudeDesign'));
+    expect(unmappedReason('self_hosted_runner_')).toBeUndefined();
+    expect(unmappedClaudeNames()).not.toContain('self_hosted_runner_');
+  });
+
+  it('unmappedReason knows nothing of mapped, mcp__, unknown or other-case names, nor of non-strings', () => {
+    for (const name of ['Read', 'TaskOutput', 'mcp__gh__x', 'Bogus', 'yield', 'notebookedit', '', 'constructor']) {
+      expect(unmappedReason(name)).toBeUndefined();
+    }
+    for (const name of [undefined, null, 3, {}, ['Yield']]) expect(unmappedReason(name)).toBeUndefined();
+  });
+
+  it('hands out a new array each call', () => {
+    unmappedClaudeNames().length = 0;
+    expect(unmappedClaudeNames()).toHaveLength(45);
+  });
+});
+
+describe('README', () => {
+  // The README's table is the documentation of every decision: a name added here without a row
+  // there fails.
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  it('names every mapped, older and unmapped name', () => {
+    for (const name of [...claudeNames(), ...unmappedClaudeNames()]) {
+      expect(readme, name).toMatch(new RegExp(`(?<![\\w-])${name}(?![\\w-])`));
+    }
+    expect(readme).toContain('self_hosted_runner_*');
   });
 });
