@@ -5,6 +5,8 @@ import * as api from './index.js';
 
 describeExports(api, [
   'END_STATUSES',
+  'REMINDER_HEADER',
+  'REMINDER_HEADER_WITH_USER_MESSAGE',
   'REMINDER_LINE',
   'RegistryArgumentError',
   'RegistryRangeError',

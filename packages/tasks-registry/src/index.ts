@@ -1,6 +1,14 @@
 export { RegistryArgumentError, RegistryRangeError } from './errors.js';
-export type { EndStatus, NotificationFields, Usage } from './notification.js';
-export { END_STATUSES, escape, notificationText, REMINDER_LINE, reminderText } from './notification.js';
+export type { EndStatus, NotificationFields, ReminderOptions, Usage } from './notification.js';
+export {
+  END_STATUSES,
+  escape,
+  notificationText,
+  REMINDER_HEADER,
+  REMINDER_HEADER_WITH_USER_MESSAGE,
+  REMINDER_LINE,
+  reminderText,
+} from './notification.js';
 export type {
   EntryFilter,
   NewTaskEntry,
