@@ -80,20 +80,22 @@ export async function registryDemo(show: (text: string) => void = () => {}): Pro
   }
 
   const messages: string[] = [];
-  // The first turn: the person types while a notification is due, so it comes as a reminder.
+  // The first turn: the person types while a notification is due, so it comes as a reminder
+  // with Claude Code 2.1.332's header for a notification in the same turn as a real message.
   await tasks.waitFor('main');
   const typed = 'How are the background agents doing?';
   for (const message of tasks.takeMessages('main')) {
-    const text = `${typed}\n\n${reminderText(message.content)}`;
+    const text = `${typed}\n\n${reminderText(message.content, { withUserMessage: true })}`;
     messages.push(text);
     show(`user message (typed, with a reminder):\n${text}`);
   }
-  // Then the harness waits for the rest between turns: plain notification messages.
+  // Then the harness waits for the rest between turns: 2.1.332 wraps every notification message.
   while (tasks.running({ kind: 'agent' }).length || tasks.pending('main')) {
     await tasks.waitFor('main');
     for (const message of tasks.takeMessages('main')) {
-      messages.push(message.content);
-      show(`user message:\n${message.content}`);
+      const text = reminderText(message.content);
+      messages.push(text);
+      show(`user message:\n${text}`);
     }
   }
   const statuses = Object.fromEntries(tasks.entries().map((e) => [e.id, e.status]));

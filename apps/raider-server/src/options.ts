@@ -64,6 +64,14 @@ export interface ServerOptions {
   claims: boolean;
   /** Offer the board as an MCP App to clients that render them (default true). */
   boardApp: boolean;
+  /**
+   * Tool results carry `structuredContent` beside the text, and the tools declare output schemas
+   * (default false: Claude Code shows its model the structured content instead of the text, so
+   * without it the model reads Claude Code's and rpiv-todo's own answers).
+   */
+  structuredOutput: boolean;
+  /** The tools carry `_meta["anthropic/alwaysLoad"]`: Claude Code loads them up front, not behind ToolSearch. */
+  alwaysLoad: boolean;
   /** The list limits given (by flag or variable); the rest take the defaults of DEFAULT_LIMITS. */
   limits: Partial<TodoLimits>;
   help: boolean;
@@ -224,6 +232,18 @@ export const FLAGS: readonly Spec[] = [
     env: 'RAIDER_CLAIMS',
     type: 'boolean',
     help: 'mount task_claim (TaskClaim): atomic claims with leases, for teams of agents',
+  },
+  {
+    flag: 'structured-output',
+    env: 'RAIDER_STRUCTURED_OUTPUT',
+    type: 'boolean',
+    help: 'results carry structuredContent (and tools output schemas); off, the model reads the text answers',
+  },
+  {
+    flag: 'always-load',
+    env: 'RAIDER_ALWAYS_LOAD',
+    type: 'boolean',
+    help: "mark the tools anthropic/alwaysLoad: Claude Code loads them up front, not behind ToolSearch",
   },
   {
     flag: 'no-board-app',
@@ -429,6 +449,13 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
       integer(name('database-idle-timeout'), raw('database-idle-timeout') ?? '10', 0, 24 * 3600) * 1000,
     claims: values.claims === true || (values.claims === undefined && bool('RAIDER_CLAIMS', env.RAIDER_CLAIMS ?? '0')),
     boardApp: values['no-board-app'] !== true && bool('RAIDER_BOARD_APP', env.RAIDER_BOARD_APP ?? '1'),
+    structuredOutput:
+      values['structured-output'] === true ||
+      (values['structured-output'] === undefined &&
+        bool('RAIDER_STRUCTURED_OUTPUT', env.RAIDER_STRUCTURED_OUTPUT ?? '0')),
+    alwaysLoad:
+      values['always-load'] === true ||
+      (values['always-load'] === undefined && bool('RAIDER_ALWAYS_LOAD', env.RAIDER_ALWAYS_LOAD ?? '0')),
     claudeTasks:
       values['claude-tasks'] === true ||
       (values['claude-tasks'] === undefined && bool('RAIDER_CLAUDE_TASKS', env.RAIDER_CLAUDE_TASKS ?? '0')),

@@ -120,7 +120,8 @@ describe('messageLine: the bytes the SDK would write', () => {
 
 describe('raider-server over stdio: big todo answers', () => {
   it('answers gets of a 2 000-task list with the list as it is, each line its own JSON exactly', async () => {
-    const child = spawn(process.execPath, [CLI, '--family', 'todo', '--max-tasks', '3000'], {
+    // With structured output on, each answer carries the whole list: the transport's shared bytes.
+    const child = spawn(process.execPath, [CLI, '--family', 'todo', '--max-tasks', '3000', '--structured-output'], {
       stdio: ['pipe', 'pipe', 'ignore'],
       env: { PATH: process.env.PATH, RAIDER_LOG_LEVEL: 'error' },
     });

@@ -122,8 +122,42 @@ describe('raider-server over stdio', () => {
       },
     });
     expect(textOf(result)).toBe(
-      'User has answered your questions: "Which test runner?"="Vitest". You can now continue with the user\'s answers in mind.',
+      'Your questions have been answered: "Which test runner?"="Vitest". You can now continue with these answers in mind.',
     );
+  });
+
+  it('what the model reads is the text alone in every family; --structured-output brings structured results and output schemas back', async () => {
+    // Claude Code shows its model the JSON of structuredContent when a result carries it.
+    const calls: [string[], string, Record<string, unknown>, string][] = [
+      [['--names', 'claude'], 'TaskCreate', { subject: 'Ship', description: '' }, 'Task #1 created successfully: Ship'],
+      [[], 'task_list', {}, 'No tasks found'],
+      [['--family', 'todo'], 'todo', { action: 'create', subject: 'Plan' }, 'Created #1: Plan (pending)'],
+      [
+        ['--family', 'todo_write'],
+        'todo_write',
+        { todos: [{ content: 'A', status: 'pending' }] },
+        '1 todo (1 pending)\n1. [pending] A',
+      ],
+    ];
+    for (const [args, name, toolArgs, text] of calls) {
+      const plain = await start(args);
+      for (const tool of (await plain.listTools()).tools) expect(tool).not.toHaveProperty('outputSchema');
+      expect(await plain.callTool({ name, arguments: toolArgs })).toEqual({ content: [{ type: 'text', text }] });
+      const structured = await start([...args, '--structured-output']);
+      const tool = (await structured.listTools()).tools.find((listed) => listed.name === name);
+      expect(tool?.outputSchema?.type).toBe('object');
+      const result = await structured.callTool({ name, arguments: toolArgs });
+      expect(result.content).toEqual([{ type: 'text', text }]);
+      expect(result.structuredContent).toBeTypeOf('object');
+    }
+  }, 60_000);
+
+  it('--always-load marks every tool for Claude Code', async () => {
+    const client = await start(['--always-load', '--names', 'claude']);
+    const tools = (await client.listTools()).tools;
+    expect(
+      tools.filter((tool) => tool.name.startsWith('Task')).map((tool) => tool._meta?.['anthropic/alwaysLoad']),
+    ).toEqual([true, true, true, true]);
   });
 
   it('a subscription to raider://tasks receives an update on every change', async () => {

@@ -52,9 +52,12 @@ export function storeProblem(list: 'task' | 'todo', error: unknown): Answer {
   return rejected(storeFailure(list, error));
 }
 
-/** An answer as an MCP tool result: the text, and `structuredContent` unless it is an error. */
-export function toResult(answer: Answer): CallToolResult {
+/**
+ * An answer as an MCP tool result: the text, and with `structured` (structured output on) the
+ * `structuredContent` beside it unless it is an error. Without it the model reads the text.
+ */
+export function toResult(answer: Answer, structured: boolean): CallToolResult {
   const content = [{ type: 'text' as const, text: answer.text }];
   if (answer.isError) return { content, isError: true };
-  return { content, structuredContent: answer.structured ?? {} };
+  return structured ? { content, structuredContent: answer.structured ?? {} } : { content };
 }

@@ -10,6 +10,7 @@ import type { ListStore, TodoWriteState } from './store/list-store.js';
 import type { TaskStore } from './store/task-store.js';
 import { TaskTools } from './tasks/task-tools.js';
 import { renderTodos, TodoWrite } from './todo-write/todo-write.js';
+import { presentationOf } from './tool-presentation.js';
 import type { TaskEvent, TaskItem, TaskListChange, TodoItem, ToolAnswer } from './types.js';
 import { VERSION } from './version.js';
 
@@ -53,6 +54,15 @@ export interface TodoToolsOptions {
   session?: string;
   /** The clock leases are measured with, in ms since the epoch (default `Date.now`; tests set their own). */
   now?: () => number;
+  /**
+   * Results carry `structuredContent` beside the text (and the tools declare output schemas).
+   * Default false: Claude Code shows its model the structured content instead of the text when a
+   * result carries it, so without this the model reads Claude Code's own answers
+   * (`Task #1 created successfully: …`, one line per task).
+   */
+  structuredOutput?: boolean;
+  /** The tools carry `_meta["anthropic/alwaysLoad"]: true` (Claude Code does not defer them behind ToolSearch). */
+  alwaysLoad?: boolean;
 }
 
 /**
@@ -74,6 +84,7 @@ export class TodoTools {
   constructor(options: TodoToolsOptions = {}) {
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
     const { onUpdate } = options;
+    const presentation = presentationOf(options);
     this.taskTools = new TaskTools({
       limits: this.limits,
       onUpdate,
@@ -82,8 +93,9 @@ export class TodoTools {
       store: options.taskStore,
       session: options.session ?? randomUUID(),
       now: options.now ?? Date.now,
+      presentation,
     });
-    this.todoWrite = new TodoWrite({ limits: this.limits, onUpdate, store: options.todoWriteStore });
+    this.todoWrite = new TodoWrite({ limits: this.limits, onUpdate, store: options.todoWriteStore, presentation });
   }
 
   /** An McpServer with task_create, task_update, task_list and task_get on this object's list, built once. */

@@ -34,6 +34,10 @@ export interface ConversationOptions {
   claims?: boolean;
   /** Offer the board as an MCP App to a client that renders them (default true). */
   boardApp?: boolean;
+  /** Results carry structuredContent and the tools declare output schemas (default false). */
+  structuredOutput?: boolean;
+  /** The tools carry `_meta["anthropic/alwaysLoad"]` (default false). */
+  alwaysLoad?: boolean;
   /** Called after every change of the list or of the registry (a live board redraws). */
   onChange?: () => void;
   /**
@@ -46,13 +50,13 @@ export interface ConversationOptions {
 /** The settings of a conversation that a server takes from its options (its own options satisfy it). */
 export type ConversationSettings = Pick<
   ConversationOptions,
-  'family' | 'names' | 'askTimeoutMs' | 'limits' | 'claims' | 'boardApp'
+  'family' | 'names' | 'askTimeoutMs' | 'limits' | 'claims' | 'boardApp' | 'structuredOutput' | 'alwaysLoad'
 >;
 
 /** The conversation settings among `options` (a server's options), and only those. */
 export function settingsOf(options: ConversationSettings): ConversationSettings {
-  const { family, names, askTimeoutMs, limits, claims, boardApp } = options;
-  return { family, names, askTimeoutMs, limits, claims, boardApp };
+  const { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad } = options;
+  return { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad };
 }
 
 /** A running conversation. */
@@ -103,21 +107,18 @@ export function createConversation(options: ConversationOptions): Conversation {
       return tool;
     }) as McpServer['registerTool'],
   } as McpServer;
-  const family = mountFamily(
-    mount,
-    options.family,
-    list,
-    options.limits ?? {},
-    () => changed(TASKS_URI),
-    log,
-    options.claims === true,
-  );
+  const family = mountFamily(mount, options.family, list, options.limits ?? {}, () => changed(TASKS_URI), log, {
+    claims: options.claims === true,
+    structuredOutput: options.structuredOutput === true,
+    alwaysLoad: options.alwaysLoad === true,
+  });
   const listState = family.listState;
   const app = new BoardApp({ family: options.family, listState, setStatus: family.setStatus });
   const appAnswerer = app.answerer();
   const endQuestions = mountQuestions(server, registry, {
     names: options.names,
     askTimeoutMs: options.askTimeoutMs,
+    structuredOutput: options.structuredOutput === true,
     // The web board and the board app: where both are open, the first answer wins.
     fallbackAnswerer: () => firstOf(options.fallbackAnswerer?.(), appAnswerer()),
     log,

@@ -15,6 +15,16 @@ import type { ListHandle } from '../lists/list-handle.js';
 import type { Logger } from '../log.js';
 import type { Family } from '../types.js';
 
+/** Which tools beside the family's own, and how they present their results (see the server's options). */
+export interface FamilyTools {
+  /** Mount task_claim beside the task tools (the tasks family). */
+  claims: boolean;
+  /** Results carry structuredContent and the tools declare output schemas. */
+  structuredOutput: boolean;
+  /** The tools carry `_meta["anthropic/alwaysLoad"]`. */
+  alwaysLoad: boolean;
+}
+
 /** A mounted family: what raider://tasks shows, and how to stop hearing of changes made elsewhere. */
 export interface MountedFamily {
   /** The list as it stands now (with a store, caught up with changes made elsewhere). */
@@ -36,11 +46,12 @@ export function mountFamily(
   limits: Partial<TodoLimits>,
   changed: () => void,
   log: Logger,
-  claims = false,
+  tools: FamilyTools = { claims: false, structuredOutput: false, alwaysLoad: false },
 ): MountedFamily {
+  const { claims, ...presentation } = tools;
   if (family === 'todo') {
     const store = list?.store<TodoSnapshot>('todo');
-    const todo = new TodoTool({ onChange: changed, limits, ...(store ? { store } : {}) });
+    const todo = new TodoTool({ onChange: changed, limits, ...presentation, ...(store ? { store } : {}) });
     todo.register(mount);
     return {
       listState: async () => ({ family: 'todo', ...((store && (await store.load())) ?? todo.snapshot()) }),
@@ -56,6 +67,7 @@ export function mountFamily(
     let todos: TodoItem[] = [];
     const tools = new TodoTools({
       limits,
+      ...presentation,
       onUpdate: (items) => {
         todos = items as TodoItem[];
         changed();
@@ -69,20 +81,25 @@ export function mountFamily(
     };
   }
   // onChange, not onUpdate: an observer that gets only what changed costs the same at any size.
-  const tools = new TodoTools({ onChange: changed, limits, ...(list ? { taskStore: list.tasks() } : {}) });
-  tools.registerTaskTools(mount);
-  if (claims) tools.registerTaskClaim(mount);
+  const taskTools = new TodoTools({
+    onChange: changed,
+    limits,
+    ...presentation,
+    ...(list ? { taskStore: list.tasks() } : {}),
+  });
+  taskTools.registerTaskTools(mount);
+  if (claims) taskTools.registerTaskClaim(mount);
   // A change made elsewhere: catch up from the change feed (onChange then calls `changed`).
   const catchUp = () =>
-    tools.syncTasks().catch((error: unknown) => {
+    taskTools.syncTasks().catch((error: unknown) => {
       log.debug(`list ${list?.id}: could not catch up (${error instanceof Error ? error.message : String(error)})`);
     });
   return {
     listState: async () => {
       if (list) await catchUp();
-      return { family: 'tasks', tasks: tools.tasks() };
+      return { family: 'tasks', tasks: taskTools.tasks() };
     },
     stop: list?.watch(() => void catchUp()) ?? (() => {}),
-    setStatus: (taskId, status) => tools.updateTask({ taskId, status }),
+    setStatus: (taskId, status) => taskTools.updateTask({ taskId, status }),
   };
 }

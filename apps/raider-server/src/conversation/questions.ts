@@ -13,6 +13,8 @@ import type { Names } from '../types.js';
 export interface QuestionOptions {
   names: Names;
   askTimeoutMs: number;
+  /** Results carry structuredContent and the tools declare output schemas (default false). */
+  structuredOutput?: boolean;
   fallbackAnswerer: Answerer | undefined;
   log: Logger;
 }
@@ -58,7 +60,11 @@ export function mountQuestions(
     }
     return tracked;
   };
-  const ask = new AskTools({ answerer, timeoutMs: options.askTimeoutMs });
+  const ask = new AskTools({
+    answerer,
+    timeoutMs: options.askTimeoutMs,
+    ...(options.structuredOutput ? { structuredOutput: true } : {}),
+  });
   if (options.names === 'claude') ask.registerAskUserQuestion(server);
   else ask.register(server);
   return (reason: string) => {

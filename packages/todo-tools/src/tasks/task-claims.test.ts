@@ -95,7 +95,7 @@ describe('task_claim', () => {
     let now = Date.UTC(2026, 11, 1, 10, 0, 0);
     const store = memoryTaskStore();
     const agent = await listOf(['Parse'], { taskStore: store, session: 'agent-a', now: () => now });
-    const reader = new TodoTools({ taskStore: store, session: 'reader', now: () => now });
+    const reader = new TodoTools({ taskStore: store, session: 'reader', now: () => now, structuredOutput: true });
     await agent.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 2 });
     await reader.syncTasks();
     expect(reader.listTasks()).toBe('#1 [in_progress] Parse (alice)');
@@ -227,7 +227,7 @@ describe('task_claim', () => {
   });
 
   it('is a tool a client can call, mounted on purpose', async () => {
-    const tools = await listOf(['A']);
+    const tools = await listOf(['A'], { structuredOutput: true });
     const server = new McpServer({ name: 't', version: '1' });
     tools.registerTaskClaim(server);
     const client = new Client({ name: 'c', version: '1' });

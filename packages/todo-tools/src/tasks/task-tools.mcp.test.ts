@@ -19,9 +19,40 @@ async function connect(server: McpServer) {
 
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text;
 
+describe('what the model reads (structured output off, the default)', () => {
+  it('every result is the text alone and no tool declares an output schema: Claude Code shows its model the text', async () => {
+    const todos = new TodoTools();
+    const client = await connect(todos.taskServer);
+    for (const tool of (await client.listTools()).tools) expect(tool).not.toHaveProperty('outputSchema');
+    const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+    expect(await call('task_create', { subject: 'Design the API', description: 'REST' })).toEqual({
+      content: [{ type: 'text', text: 'Task #1 created successfully: Design the API' }],
+    });
+    await call('task_create', { subject: 'Build it', description: '' });
+    expect(await call('task_update', { taskId: '2', addBlockedBy: ['1'], owner: 'bob' })).toEqual({
+      content: [{ type: 'text', text: 'Updated task #2 owner, blockedBy' }],
+    });
+    expect(await call('task_list')).toEqual({
+      content: [{ type: 'text', text: '#1 [pending] Design the API\n#2 [pending] Build it (bob) [blocked by #1]' }],
+    });
+    expect(await call('task_get', { taskId: '2' })).toEqual({
+      content: [{ type: 'text', text: 'Task #2: Build it\nStatus: pending\nDescription: \nBlocked by: #1' }],
+    });
+    expect(await call('task_get', { taskId: '9' })).toEqual({ content: [{ type: 'text', text: 'Task not found' }] });
+  });
+
+  it('alwaysLoad marks every tool for Claude Code (`anthropic/alwaysLoad`), and nothing else changes', async () => {
+    const plain = (await (await connect(new TodoTools().taskServer)).listTools()).tools;
+    const loaded = (await (await connect(new TodoTools({ alwaysLoad: true }).taskServer)).listTools()).tools;
+    for (const tool of plain) expect(tool._meta?.['anthropic/alwaysLoad']).toBeUndefined();
+    expect(loaded.map((tool) => tool._meta?.['anthropic/alwaysLoad'])).toEqual([true, true, true, true]);
+    expect(loaded.map(({ _meta, ...rest }) => rest)).toEqual(plain.map(({ _meta, ...rest }) => rest));
+  });
+});
+
 describe('the task tools over MCP', () => {
-  it('lists four tools with schemas, output schemas and honest annotations', async () => {
-    const client = await connect(new TodoTools().taskServer);
+  it('lists four tools with schemas, output schemas (structured output on) and honest annotations', async () => {
+    const client = await connect(new TodoTools({ structuredOutput: true }).taskServer);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['task_create', 'task_update', 'task_list', 'task_get']);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
@@ -44,8 +75,8 @@ describe('the task tools over MCP', () => {
     expect(byName.task_create?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
   });
 
-  it('runs a session end to end with Claude Code answers and structured content', async () => {
-    const todos = new TodoTools();
+  it('runs a session end to end with Claude Code answers and, with structured output on, structured content', async () => {
+    const todos = new TodoTools({ structuredOutput: true });
     const client = await connect(todos.taskServer);
     const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
 

@@ -13,6 +13,7 @@ import { formatIssues } from '../schema-fields.js';
 import { serial } from '../serial.js';
 import { isSnapshot, MAX_TASK_ID, type TaskCatchUp, type TaskRecord, type TaskStore } from '../store/task-store.js';
 import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
+import { presented, type ToolPresentation } from '../tool-presentation.js';
 import type { TaskEvent, TaskItem, TaskListChange } from '../types.js';
 import {
   asSeen,
@@ -38,6 +39,8 @@ export interface TaskToolsOptions {
   session: string;
   /** The clock leases are measured with (ms since the epoch). */
   now: () => number;
+  /** Structured results, Claude Code's always-load mark (see ToolPresentation). */
+  presentation: ToolPresentation;
 }
 
 const taskItemSchema = z.object({
@@ -167,58 +170,79 @@ export class TaskTools {
     this.schemas = schemasFor(options.limits);
   }
 
+  /** True when results carry structuredContent (structured output on). */
+  private get structured(): boolean {
+    return this.options.presentation.structuredOutput;
+  }
+
   /** Mounts task_create, task_update, task_list and task_get on `server`. */
   register(server: McpServer): void {
     server.registerTool(
       'task_create',
-      {
-        title: 'Create task',
-        description: 'Add a task to the task list (starts pending). Use for multi-step work; one task per step.',
-        inputSchema: advertised(this.schemas.create),
-        outputSchema: ADVERTISED_OUTPUT.create,
-        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
-      },
-      async (args) => toResult(await this.create(args)),
+      presented(
+        {
+          title: 'Create task',
+          description: 'Add a task to the task list (starts pending). Use for multi-step work; one task per step.',
+          inputSchema: advertised(this.schemas.create),
+          outputSchema: ADVERTISED_OUTPUT.create,
+          annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
+        },
+        this.options.presentation,
+      ),
+      async (args) => toResult(await this.create(args), this.structured),
     );
     server.registerTool(
       'task_update',
-      {
-        title: 'Update task',
-        description:
-          'Change a task by id: status (in_progress when you start, completed when done, deleted removes it), fields, owner, metadata (merged; null removes a key), dependencies.',
-        inputSchema: advertised(this.schemas.update),
-        outputSchema: ADVERTISED_OUTPUT.update,
-        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, ...CLOSED_WORLD },
-      },
-      async (args) => toResult(await this.update(args)),
+      presented(
+        {
+          title: 'Update task',
+          description:
+            'Change a task by id: status (in_progress when you start, completed when done, deleted removes it), fields, owner, metadata (merged; null removes a key), dependencies.',
+          inputSchema: advertised(this.schemas.update),
+          outputSchema: ADVERTISED_OUTPUT.update,
+          annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, ...CLOSED_WORLD },
+        },
+        this.options.presentation,
+      ),
+      async (args) => toResult(await this.update(args), this.structured),
     );
     server.registerTool(
       'task_list',
-      {
-        title: 'List tasks',
-        description: 'List all tasks: id, status, subject, owner and unfinished blockers.',
-        inputSchema: advertised(this.schemas.list),
-        outputSchema: ADVERTISED_OUTPUT.list,
-        annotations: { readOnlyHint: true, ...CLOSED_WORLD },
-      },
+      presented(
+        {
+          title: 'List tasks',
+          description: 'List all tasks: id, status, subject, owner and unfinished blockers.',
+          inputSchema: advertised(this.schemas.list),
+          outputSchema: ADVERTISED_OUTPUT.list,
+          annotations: { readOnlyHint: true, ...CLOSED_WORLD },
+        },
+        this.options.presentation,
+      ),
       async (args) => {
         const parsed = this.schemas.list.safeParse(args);
-        return toResult(parsed.success ? await this.read(() => this.listAnswer()) : invalid(parsed.error));
+        return toResult(
+          parsed.success ? await this.read(() => this.listAnswer()) : invalid(parsed.error),
+          this.structured,
+        );
       },
     );
     server.registerTool(
       'task_get',
-      {
-        title: 'Get task',
-        description: 'Show one task in full by id.',
-        inputSchema: advertised(this.schemas.get),
-        outputSchema: ADVERTISED_OUTPUT.get,
-        annotations: { readOnlyHint: true, ...CLOSED_WORLD },
-      },
+      presented(
+        {
+          title: 'Get task',
+          description: 'Show one task in full by id.',
+          inputSchema: advertised(this.schemas.get),
+          outputSchema: ADVERTISED_OUTPUT.get,
+          annotations: { readOnlyHint: true, ...CLOSED_WORLD },
+        },
+        this.options.presentation,
+      ),
       async (args) => {
         const parsed = this.schemas.get.safeParse(args);
         return toResult(
           parsed.success ? await this.read(() => this.getAnswer(parsed.data.taskId)) : invalid(parsed.error),
+          this.structured,
         );
       },
     );
@@ -228,15 +252,18 @@ export class TaskTools {
   registerClaim(server: McpServer): void {
     server.registerTool(
       'task_claim',
-      {
-        title: 'Claim task',
-        description:
-          'Take a task for an owner, atomically (sets owner and in_progress; no two agents get the same task). Without taskId, takes the lowest-id free task (pending, unowned, not blocked). With leaseSeconds the claim lapses unless you update the task within that time.',
-        inputSchema: advertised(this.schemas.claim),
-        outputSchema: ADVERTISED_OUTPUT.claim,
-        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
-      },
-      async (args) => toResult(await this.claim(args)),
+      presented(
+        {
+          title: 'Claim task',
+          description:
+            'Take a task for an owner, atomically (sets owner and in_progress; no two agents get the same task). Without taskId, takes the lowest-id free task (pending, unowned, not blocked). With leaseSeconds the claim lapses unless you update the task within that time.',
+          inputSchema: advertised(this.schemas.claim),
+          outputSchema: ADVERTISED_OUTPUT.claim,
+          annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
+        },
+        this.options.presentation,
+      ),
+      async (args) => toResult(await this.claim(args), this.structured),
     );
   }
 

@@ -95,9 +95,24 @@ describe('render', () => {
 });
 
 describe('todo_write through the server', () => {
+  it('answers with the text alone by default (no output schema, no structured content)', async () => {
+    const todos = new TodoTools();
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 't', version: '1' });
+    await Promise.all([todos.server.connect(a), client.connect(b)]);
+    expect((await client.listTools()).tools[0]).not.toHaveProperty('outputSchema');
+    const ok = await client.callTool({
+      name: 'todo_write',
+      arguments: { todos: [{ content: 'A', status: 'pending' }] },
+    });
+    expect(ok).toEqual({ content: [{ type: 'text', text: '1 todo (1 pending)\n1. [pending] A' }] });
+  });
+
   it('hands every accepted list to onUpdate and holds none of its own', async () => {
     const onUpdate = vi.fn();
-    const todos = new TodoTools({ onUpdate });
+    const todos = new TodoTools({ onUpdate, structuredOutput: true });
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
     const [a, b] = InMemoryTransport.createLinkedPair();

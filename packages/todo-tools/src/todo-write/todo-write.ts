@@ -12,6 +12,7 @@ import { received } from '../received.js';
 import { objectError, status, TASK_STATUSES, text } from '../schema-fields.js';
 import type { ListStore, TodoWriteState } from '../store/list-store.js';
 import { advertised, advertisedOutput } from '../tool-input.js';
+import { presented, type ToolPresentation } from '../tool-presentation.js';
 import type { TodoItem } from '../types.js';
 
 /**
@@ -121,6 +122,8 @@ export interface TodoWriteOptions {
   limits: Readonly<TodoLimits>;
   onUpdate: ((list: TodoItem[]) => void) | undefined;
   store: ListStore<TodoWriteState> | undefined;
+  /** Structured results, Claude Code's always-load mark (see ToolPresentation). */
+  presentation: ToolPresentation;
 }
 
 /** The todo_write tool: check, keep (with a store), hand on, answer. */
@@ -137,15 +140,18 @@ export class TodoWrite {
   register(server: McpServer): void {
     server.registerTool(
       'todo_write',
-      {
-        title: 'Write todo list',
-        description:
-          'Replace the todo list: send the whole list every time. At most one item in_progress; mark items completed as soon as they are done.',
-        inputSchema: advertised(this.writeSchema),
-        outputSchema: ADVERTISED_OUTPUT,
-        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      },
-      async (args) => toResult(await this.write(args)),
+      presented(
+        {
+          title: 'Write todo list',
+          description:
+            'Replace the todo list: send the whole list every time. At most one item in_progress; mark items completed as soon as they are done.',
+          inputSchema: advertised(this.writeSchema),
+          outputSchema: ADVERTISED_OUTPUT,
+          annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+        },
+        this.options.presentation,
+      ),
+      async (args) => toResult(await this.write(args), this.options.presentation.structuredOutput),
     );
   }
 

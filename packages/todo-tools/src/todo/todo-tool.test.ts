@@ -17,8 +17,12 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-/** A `todo` tool behind a real MCP client: `call` returns the text, the details and isError. */
-async function mcpTodo(tool = new TodoTool()) {
+/**
+ * A `todo` tool behind a real MCP client: `call` returns the text, the details and isError. The
+ * details come over MCP with structured output on (the default leaves them out: see "what the
+ * model reads").
+ */
+async function mcpTodo(tool = new TodoTool({ structuredOutput: true })) {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '1.0.0' });
   await Promise.all([tool.server.connect(serverSide), client.connect(clientSide)]);
@@ -42,6 +46,47 @@ describe('todo: metadata keys', () => {
     const updated = await call(JSON.parse('{"action":"update","id":1,"metadata":{"__proto__":{"y":2}}}'));
     expect(JSON.stringify(updated.details.tasks[0]?.metadata)).toBe('{"__proto__":{"y":2},"k":2}');
     expect(({} as Record<string, unknown>).y).toBeUndefined();
+  });
+});
+
+/** What Claude Code shows its model of a result: the JSON of structuredContent when there is one, else the text blocks. */
+function modelReads(result: { content?: unknown; structuredContent?: unknown }): string {
+  if (result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
+  return (result.content as { type: string; text?: string }[]).map((block) => block.text ?? '').join('\n');
+}
+
+describe('what the model reads (structured output off, the default)', () => {
+  it('is the summary of content[0].text, never the snapshot; tools/list declares no output schema', async () => {
+    const tool = new TodoTool({ limits: { maxTasks: 2000 } });
+    for (let i = 1; i <= 1000; i += 1)
+      tool.call({ action: 'create', subject: `Task ${i}`, description: 'd'.repeat(20) });
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await Promise.all([tool.server.connect(serverSide), client.connect(clientSide)]);
+    clients.push(client);
+    expect((await client.listTools()).tools[0]).not.toHaveProperty('outputSchema');
+    const calls: [Record<string, unknown>, string][] = [
+      [{ action: 'update', id: 5, status: 'in_progress' }, 'Updated #5 (pending → in_progress)'],
+      [{ action: 'create', subject: 'One more' }, 'Created #1001: One more (pending)'],
+      [{ action: 'get', id: 5 }, '#5 [in_progress] Task 5\n  description: dddddddddddddddddddd'],
+      [{ action: 'delete', id: 1001 }, 'Deleted #1001: One more'],
+    ];
+    for (const [args, text] of calls) {
+      const result = await client.callTool({ name: 'todo', arguments: args });
+      expect(result).toEqual({ content: [{ type: 'text', text }] });
+      // 49 kB of snapshot per call with structured output (below); here the summary alone.
+      expect(modelReads(result).length).toBeLessThan(200);
+    }
+    const structured = new TodoTool({ structuredOutput: true, snapshot: tool.snapshot(), limits: { maxTasks: 2000 } });
+    const [s2, c2] = InMemoryTransport.createLinkedPair();
+    const withData = new Client({ name: 'test', version: '1.0.0' });
+    await Promise.all([structured.server.connect(s2), withData.connect(c2)]);
+    clients.push(withData);
+    const update = await withData.callTool({
+      name: 'todo',
+      arguments: { action: 'update', id: 6, status: 'in_progress' },
+    });
+    expect(modelReads(update).length).toBeGreaterThan(40_000);
   });
 });
 
@@ -118,7 +163,7 @@ describe('todo: status transitions', () => {
 
   /** A tool whose task #1 has `status`, reached by legal steps. */
   function at(status: TodoTaskStatus) {
-    const tool = new TodoTool();
+    const tool = new TodoTool({ structuredOutput: true });
     tool.call({ action: 'create', subject: 'T' });
     const path: Record<TodoTaskStatus, TodoTaskStatus[]> = {
       pending: [],
@@ -346,7 +391,7 @@ describe('todo: the envelope', () => {
     expect((await call({ action: 'get', id: 1 })).details).not.toHaveProperty('error');
   });
 
-  it('lists one tool with an output schema, destructive and closed-world, and the guidance as instructions', async () => {
+  it('lists one tool with an output schema (structured output on), destructive and closed-world, and the guidance as instructions', async () => {
     const { client } = await mcpTodo();
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['todo']);
@@ -382,6 +427,7 @@ describe('todo: the envelope', () => {
 
   it('guidance replaces the prompt snippet and guidelines of the instructions, each part alone too', async () => {
     const guided = new TodoTool({
+      structuredOutput: true,
       guidance: { promptSnippet: 'Track work.', promptGuidelines: ['One step each.', 'Finish.'] },
     });
     const { client } = await mcpTodo(guided);

@@ -14,6 +14,7 @@ import { serial } from '../serial.js';
 import type { ListStore } from '../store/list-store.js';
 import { runStored } from '../store/stored-call.js';
 import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
+import { presentationOf, presented, type ToolPresentation } from '../tool-presentation.js';
 import { VERSION } from '../version.js';
 import { guidanceText, type TodoGuidance } from './todo-guidance.js';
 import { readParams, TODO_ACTIONS, TODO_STATUSES } from './todo-params.js';
@@ -43,6 +44,15 @@ export interface TodoToolOptions {
    * `guidance` config); a part left out keeps TODO_GUIDANCE's.
    */
   guidance?: TodoGuidance;
+  /**
+   * Results carry the snapshot as `structuredContent` (and the tool declares its output schema).
+   * Default false: a client that shows its model the structured content (Claude Code does) would
+   * otherwise hand the model the whole list on every call, which rpiv-todo keeps out of the
+   * model's context; the snapshot stays in `call()`'s `details` and in the store.
+   */
+  structuredOutput?: boolean;
+  /** The tool carries `_meta["anthropic/alwaysLoad"]: true` (Claude Code does not defer it behind ToolSearch). */
+  alwaysLoad?: boolean;
 }
 
 // Ids are advertised as integers (what the seed names); `call` also reads numeric strings.
@@ -113,6 +123,7 @@ export class TodoTool {
   /** Runs stored calls one after another, so two of them never interleave in this object. */
   private readonly queue = serial();
   private built: McpServer | undefined;
+  private readonly presentation: ToolPresentation;
 
   /** @throws InvalidListError (a TypeError) when `options.snapshot` does not validate, or `options.guidance` is not text. */
   constructor(options: TodoToolOptions = {}) {
@@ -121,6 +132,7 @@ export class TodoTool {
     this.onChange = options.onChange;
     this.store = options.store;
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
+    this.presentation = presentationOf(options);
     if (options.snapshot) this.restore(options.snapshot);
   }
 
@@ -232,20 +244,24 @@ export class TodoTool {
   register(server: McpServer): void {
     server.registerTool(
       'todo',
-      {
-        title: 'Todo list',
-        description:
-          'Plan and track multi-step work: action create, update, list, get, delete (tombstone) or clear. Ids are integers; keep one task in_progress.',
-        inputSchema: advertised(INPUT),
-        outputSchema: ADVERTISED_OUTPUT,
-        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-      },
+      presented(
+        {
+          title: 'Todo list',
+          description:
+            'Plan and track multi-step work: action create, update, list, get, delete (tombstone) or clear. Ids are integers; keep one task in_progress.',
+          inputSchema: advertised(INPUT),
+          outputSchema: ADVERTISED_OUTPUT,
+          annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+        },
+        this.presentation,
+      ),
       async (args): Promise<CallToolResult> => {
         const result = await this.callAsync(args);
-        const out: CallToolResult = {
-          content: result.content,
-          structuredContent: result.details as unknown as Record<string, unknown>,
-        };
+        // The model reads content[0].text, the summary (seed 002); the snapshot goes along only
+        // when structured output is on.
+        const out: CallToolResult = this.presentation.structuredOutput
+          ? { content: result.content, structuredContent: result.details as unknown as Record<string, unknown> }
+          : { content: result.content };
         if (result.details.error !== undefined) out.isError = true;
         return out;
       },
