@@ -243,7 +243,7 @@ export const FLAGS: readonly Spec[] = [
     flag: 'always-load',
     env: 'RAIDER_ALWAYS_LOAD',
     type: 'boolean',
-    help: "mark the tools anthropic/alwaysLoad: Claude Code loads them up front, not behind ToolSearch",
+    help: 'mark the tools anthropic/alwaysLoad: Claude Code loads them up front, not behind ToolSearch',
   },
   {
     flag: 'no-board-app',
