@@ -152,6 +152,19 @@ describe('raider-server over stdio', () => {
     }
   }, 60_000);
 
+  it("under Claude names, Claude Code's repaired shapes and a numeric taskId are taken, and TaskGet lists only open blockers", async () => {
+    const client = await start(['--names', 'claude']);
+    const calls: [string, Record<string, unknown>, string][] = [
+      ['TaskCreate', { title: 'Design', content: 'the API' }, 'Task #1 created successfully: Design'],
+      ['TaskCreate', { task: 'Build it' }, 'Task #2 created successfully: Build it'],
+      ['TaskUpdate', { id: 2, addBlockedBy: ['1'] }, 'Updated task #2 blockedBy'],
+      ['TaskGet', { taskId: 2 }, 'Task #2: Build it\nStatus: pending\nDescription: Build it\nBlocked by: #1'],
+      ['TaskUpdate', { task_id: '1', status: 'completed' }, 'Updated task #1 status'],
+      ['TaskGet', { taskId: '2' }, 'Task #2: Build it\nStatus: pending\nDescription: Build it'],
+    ];
+    for (const [name, args, text] of calls) expect(textOf(await client.callTool({ name, arguments: args }))).toBe(text);
+  });
+
   it('--always-load marks every tool for Claude Code', async () => {
     const client = await start(['--always-load', '--names', 'claude']);
     const tools = (await client.listTools()).tools;

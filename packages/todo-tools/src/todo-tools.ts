@@ -193,9 +193,13 @@ export class TodoTools {
     return { text, isError };
   }
 
-  /** What task_update does and answers: `Updated task #ID FIELDS`, `Updated task #ID deleted`, or `Task not found`. */
-  async updateTask(args: unknown): Promise<ToolAnswer> {
-    const { text, isError } = await this.taskTools.update(args);
+  /**
+   * What task_update does and answers: `Updated task #ID FIELDS`, `Updated task #ID deleted`, or
+   * `Task not found`. With `options.signal` aborted while the TaskCompleted hook runs, it answers
+   * `Interrupted: the task was not changed.` (an error) and saves nothing.
+   */
+  async updateTask(args: unknown, options: { signal?: AbortSignal } = {}): Promise<ToolAnswer> {
+    const { text, isError } = await this.taskTools.update(args, options.signal);
     return { text, isError };
   }
 

@@ -22,11 +22,14 @@ export function listLine(task: StoredTask, store: TaskList): string {
 
 /**
  * task_get's lines: `Task #ID: SUBJECT`, `Status: ...`, `Description: ...`, then
- * `Blocked by: #A, ...` and `Blocks: #B, ...` when not empty (not filtered for completed blockers).
+ * `Blocked by: #A, ...` and `Blocks: #B, ...` when not empty. As Claude Code 2.1.332 answers,
+ * `Blocked by:` lists only the blockers not completed (one not in the list stays listed);
+ * `Blocks:` is not filtered.
  */
-export function getText(task: StoredTask): string {
+export function getText(task: StoredTask, store: TaskList): string {
   const lines = [`Task #${task.id}: ${task.subject}`, `Status: ${task.status}`, `Description: ${task.description}`];
-  if (task.blockedBy.size) lines.push(`Blocked by: ${ids(task.blockedBy)}`);
+  const open = [...task.blockedBy].filter((id) => store.get(id)?.status !== 'completed');
+  if (open.length) lines.push(`Blocked by: ${ids(open)}`);
   if (task.blocks.size) lines.push(`Blocks: ${ids(task.blocks)}`);
   return lines.join('\n');
 }

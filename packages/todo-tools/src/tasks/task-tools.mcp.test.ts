@@ -138,7 +138,7 @@ describe('the task tools over MCP', () => {
         { taskId: '1', status: 'done' },
         'Error: status: expected one of pending, in_progress, completed, deleted, received "done"',
       ],
-      ['task_update', { taskId: 1 }, 'Error: taskId: expected a task id such as "1", received 1'],
+      ['task_update', { taskId: true }, 'Error: taskId: expected a task id such as "1", received true'],
       [
         'task_update',
         { taskId: '1', addBlocks: ['5'] },

@@ -75,9 +75,9 @@ describe('task_create', () => {
     const todos = new TodoTools();
     const cases: [unknown, string][] = [
       [{ subject: 'a', description: 'b', owner: 'x' }, 'unknown argument "owner"'],
-      [{ description: 'b' }, 'subject: expected a string, received nothing'],
+      [{}, 'subject: expected a string, received nothing; description: expected a string, received nothing'],
       [{ subject: '  ', description: 'b' }, 'subject: expected a non-empty text, received "  "'],
-      [{ subject: 'a' }, 'description: expected a string, received nothing'],
+      [{ subject: 'a', description: 3 }, 'description: expected a string, received 3'],
       [{ subject: 7, description: 'b' }, 'subject: expected a string, received 7'],
       [
         { subject: 'a', description: 'b', metadata: [] },
@@ -229,10 +229,82 @@ describe('task_update', () => {
       text: 'Error: status: expected one of pending, in_progress, completed, deleted, received "done"',
       isError: true,
     });
-    expect((await todos.updateTask({ taskId: 1 })).text).toBe(
-      'Error: taskId: expected a task id such as "1", received 1',
+    expect((await todos.updateTask({ taskId: 1.5 })).text).toBe(
+      'Error: taskId: expected a task id such as "1", received 1.5',
     );
     expect((await todos.updateTask({ taskId: '1', subject: '' })).text).toContain('expected a non-empty text');
+  });
+});
+
+describe("Claude Code's repairs of a malformed call (models trained on it send these shapes)", () => {
+  it('task_create takes title or name for subject, content for description, active_form, a task wrapper', async () => {
+    const todos = new TodoTools();
+    const calls: [Record<string, unknown>, string][] = [
+      [{ title: 'From title', description: 'd' }, 'Task #1 created successfully: From title'],
+      [{ name: 'From name', content: 'from content' }, 'Task #2 created successfully: From name'],
+      [{ subject: 'Forms', description: '', active_form: 'Forming' }, 'Task #3 created successfully: Forms'],
+      [{ task: { subject: 'Wrapped', description: 'in a task' } }, 'Task #4 created successfully: Wrapped'],
+      [{ task: 'A string task is its description' }, 'Task #5 created successfully: A string task is its description'],
+      // A missing description is the subject; a missing subject is cut from the description.
+      [{ subject: 'Only a subject' }, 'Task #6 created successfully: Only a subject'],
+      [
+        { description: `Rewrite the parser so that every token carries its position ${'x'.repeat(40)}` },
+        'Task #7 created successfully: Rewrite the parser so that every token carries its position',
+      ],
+    ];
+    for (const [args, text] of calls) expect(await todos.createTask(args)).toEqual({ text, isError: false });
+    const [first, second, third, fourth, fifth, sixth] = todos.tasks();
+    expect(first).toMatchObject({ content: 'From title', description: 'd' });
+    expect(second).toMatchObject({ content: 'From name', description: 'from content' });
+    expect(third).toMatchObject({ activeForm: 'Forming' });
+    expect(fourth).toMatchObject({ content: 'Wrapped', description: 'in a task' });
+    expect(fifth).toMatchObject({ description: 'A string task is its description' });
+    expect(sixth).toMatchObject({ content: 'Only a subject', description: 'Only a subject' });
+  });
+
+  it('a subject is cut from a long description as Claude Code cuts it: 80 characters, at the last space past the 40th', async () => {
+    const todos = new TodoTools();
+    const noSpace = 'y'.repeat(100);
+    await todos.createTask({ description: noSpace });
+    expect(todos.tasks()[0]?.content).toBe('y'.repeat(80));
+    // A space before the 41st character is not a place to cut.
+    const early = `short ${'z'.repeat(100)}`;
+    await todos.createTask({ description: early });
+    expect(todos.tasks()[1]?.content).toBe(early.slice(0, 80));
+  });
+
+  it('a list of tasks or an Agent call in task_create gets Claude Code’s steering text, and nothing is created', async () => {
+    const todos = new TodoTools();
+    expect(await todos.createTask({ tasks: [{ subject: 'a' }, { subject: 'b' }] })).toEqual({
+      text: 'TaskCreate creates ONE task per call and has no `tasks` or `todos` parameter. Call TaskCreate once per task, passing `subject` (a brief title) and `description` (what needs to be done) as top-level string parameters.',
+      isError: true,
+    });
+    expect((await todos.createTask({ todos: [] })).isError).toBe(true);
+    expect(await todos.createTask({ prompt: 'Find the tests', subagent_type: 'general-purpose' })).toEqual({
+      text: 'This call used Agent-tool parameters (`prompt`/`subagent_type`). TaskCreate adds an item to the task list and takes `subject` and `description` string parameters. To delegate work to a subagent, use the Agent tool instead.',
+      isError: true,
+    });
+    expect(todos.tasks()).toEqual([]);
+  });
+
+  it('task_update takes id or task_id for taskId and active_form; task_update, task_get and task_claim take a numeric id', async () => {
+    const todos = await withTasks(['A', 'B']);
+    expect((await todos.updateTask({ id: '1', status: 'in_progress' })).text).toBe('Updated task #1 status');
+    expect((await todos.updateTask({ task_id: 2, active_form: 'Bing' })).text).toBe('Updated task #2 activeForm');
+    expect((await todos.updateTask({ taskId: 1, subject: 'A1' })).text).toBe('Updated task #1 subject');
+    expect((await todos.claimTask({ taskId: 2, owner: 'bob' })).text).toBe('Claimed task #2: B');
+    const server = todos.taskServer;
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 't', version: '1' });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    // As the MCP Inspector's CLI sends `--tool-arg taskId=1`.
+    expect(await client.callTool({ name: 'task_get', arguments: { taskId: 1 } })).toEqual({
+      content: [{ type: 'text', text: 'Task #1: A1\nStatus: in_progress\nDescription: about A' }],
+    });
+    // Both the alias and the name: the alias is not taken, and is refused as unknown.
+    expect((await todos.updateTask({ taskId: '1', id: '2' })).text).toBe('Error: unknown argument "id"');
   });
 });
 
@@ -292,10 +364,19 @@ describe('task_get', () => {
     const todos = await withTasks(['A', 'B', 'C', 'D']);
     expect(todos.getTask('1')).toBe('Task #1: A\nStatus: pending\nDescription: about A');
     await todos.updateTask({ taskId: '2', addBlockedBy: ['1', '3'], addBlocks: ['4'] });
-    await todos.updateTask({ taskId: '1', status: 'completed' });
     expect(todos.getTask('2')).toBe(
       'Task #2: B\nStatus: pending\nDescription: about B\nBlocked by: #1, #3\nBlocks: #4',
     );
+  });
+
+  it('lists under Blocked by only the blockers not completed, as Claude Code 2.1.332 does; Blocks is not filtered', async () => {
+    const todos = await withTasks(['A', 'B', 'C', 'D']);
+    await todos.updateTask({ taskId: '2', addBlockedBy: ['1', '3'], addBlocks: ['4'] });
+    await todos.updateTask({ taskId: '1', status: 'completed' });
+    expect(todos.getTask('2')).toBe('Task #2: B\nStatus: pending\nDescription: about B\nBlocked by: #3\nBlocks: #4');
+    await todos.updateTask({ taskId: '3', status: 'completed' });
+    await todos.updateTask({ taskId: '4', status: 'completed' });
+    expect(todos.getTask('2')).toBe('Task #2: B\nStatus: pending\nDescription: about B\nBlocks: #4');
   });
 
   it('answers Task not found for an unknown id', () => {
@@ -372,6 +453,27 @@ describe('beforeTask', () => {
     });
     expect(todos.tasks()).toEqual(before);
     expect(onUpdate).toHaveBeenCalledTimes(1);
+  });
+
+  it('a call interrupted while its TaskCompleted hook runs answers as Claude Code 2.1.332 does, and nothing is saved', async () => {
+    let release: (verdict: undefined) => void = () => {};
+    const todos = await withTasks(['A'], {
+      beforeTask: (event: string) =>
+        event === 'TaskCompleted' ? new Promise<undefined>((resolve) => (release = resolve)) : undefined,
+    });
+    const controller = new AbortController();
+    const answer = todos.updateTask(
+      { taskId: '1', status: 'completed', subject: 'Done?' },
+      { signal: controller.signal },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect(await answer).toEqual({ text: 'Interrupted: the task was not changed.', isError: true });
+    // The hook allows it afterwards: too late, the call is over.
+    release(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(todos.listTasks()).toBe('#1 [pending] A');
+    expect((await todos.updateTask({ taskId: '1', status: 'in_progress' })).text).toBe('Updated task #1 status');
   });
 
   it('a hook that throws refuses the call with its message', async () => {

@@ -15,6 +15,7 @@ import { isSnapshot, MAX_TASK_ID, type TaskCatchUp, type TaskRecord, type TaskSt
 import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
 import { presented, type ToolPresentation } from '../tool-presentation.js';
 import type { TaskEvent, TaskItem, TaskListChange } from '../types.js';
+import { repairCreate, repairTaskId, repairUpdate } from './claude-repairs.js';
 import {
   asSeen,
   type ClaimArgs,
@@ -131,6 +132,29 @@ function putTasks(this: { [PUT_FROM]: PutFrom }): TaskItem[] {
   return from.put;
 }
 
+/** Claude Code 2.1.332's answer to a task_update interrupted while its TaskCompleted hook runs. */
+const INTERRUPTED = 'Interrupted: the task was not changed.';
+
+/** `promise`, or a rejection as soon as `signal` aborts (the promise itself goes on, unheeded). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** What changed in the list in memory: the ids, `true` for the whole list (a reload), undefined for nothing. */
 type Changed = Set<string> | true | undefined;
 
@@ -204,7 +228,7 @@ export class TaskTools {
         },
         this.options.presentation,
       ),
-      async (args) => toResult(await this.update(args), this.structured),
+      async (args, extra) => toResult(await this.update(args, extra.signal), this.structured),
     );
     server.registerTool(
       'task_list',
@@ -239,7 +263,7 @@ export class TaskTools {
         this.options.presentation,
       ),
       async (args) => {
-        const parsed = this.schemas.get.safeParse(args);
+        const parsed = this.schemas.get.safeParse(repairTaskId(args));
         return toResult(
           parsed.success ? await this.read(() => this.getAnswer(parsed.data.taskId)) : invalid(parsed.error),
           this.structured,
@@ -269,7 +293,7 @@ export class TaskTools {
 
   /** What task_claim does and answers, from raw arguments. */
   claim(args: unknown): Promise<Answer> {
-    const parsed = this.schemas.claim.safeParse(args);
+    const parsed = this.schemas.claim.safeParse(repairTaskId(args));
     if (!parsed.success) return Promise.resolve(invalid(parsed.error));
     const claim: ClaimArgs = parsed.data;
     return this.mutate(async () => {
@@ -329,14 +353,22 @@ export class TaskTools {
 
   /** What task_create does and answers, from raw arguments. */
   create(args: unknown): Promise<Answer> {
-    const parsed = this.schemas.create.safeParse(args);
+    // Claude Code's repairs first (a model trained on it sends `title`, a `task` wrapper, …).
+    const repaired = repairCreate(args);
+    if ('steer' in repaired) return Promise.resolve({ text: repaired.steer, isError: true });
+    const parsed = this.schemas.create.safeParse(repaired.args);
     return parsed.success ? this.createTask(parsed.data) : Promise.resolve(invalid(parsed.error));
   }
 
   /** What task_update does and answers, from raw arguments. */
-  update(args: unknown): Promise<Answer> {
-    const parsed = this.schemas.update.safeParse(args);
-    return parsed.success ? this.updateTask(parsed.data) : Promise.resolve(invalid(parsed.error));
+  /**
+   * What task_update does and answers, from raw arguments. `signal` is the call's: aborted while
+   * the TaskCompleted hook runs, the call answers `Interrupted: the task was not changed.` and
+   * nothing is saved, whatever the hook says later.
+   */
+  update(args: unknown, signal?: AbortSignal): Promise<Answer> {
+    const parsed = this.schemas.update.safeParse(repairUpdate(args));
+    return parsed.success ? this.updateTask(parsed.data, signal) : Promise.resolve(invalid(parsed.error));
   }
 
   /** What task_list answers, from the list in memory. */
@@ -358,7 +390,7 @@ export class TaskTools {
     const stored = this.list.get(id);
     if (!stored) return { text: 'Task not found', isError: false, structured: { task: null } };
     const task = asSeen(stored, this.options.now());
-    return { text: getText(task), isError: false, structured: { task: toItem(task) } };
+    return { text: getText(task, this.list), isError: false, structured: { task: toItem(task) } };
   }
 
   private validList(what: string, items: unknown): TaskItem[] {
@@ -570,14 +602,16 @@ export class TaskTools {
   }
 
   /** Runs the beforeTask hook; the text of a refusal, or undefined to go on. */
-  private async runHook(event: TaskEvent, task: StoredTask): Promise<string | undefined> {
+  private async runHook(event: TaskEvent, task: StoredTask, signal?: AbortSignal): Promise<string | undefined> {
     const hook = this.options.beforeTask;
     if (!hook) return undefined;
     const generation = this.generation;
     let verdict: string | undefined;
     try {
-      verdict = (await hook(event, toItem(task))) ?? undefined;
+      verdict = (await untilAborted(Promise.resolve(hook(event, toItem(task))), signal)) ?? undefined;
     } catch (error) {
+      // Claude Code 2.1.332's answer to a call interrupted during its TaskCompleted check.
+      if (signal?.aborted) return INTERRUPTED;
       return `${event} hook failed: ${error instanceof Error ? error.message : String(error)}`;
     }
     if (typeof verdict === 'string') return verdict === '' ? `${event} hook blocked the call` : verdict;
@@ -622,7 +656,7 @@ export class TaskTools {
     });
   }
 
-  private updateTask(args: UpdateArgs): Promise<Answer> {
+  private updateTask(args: UpdateArgs, signal?: AbortSignal): Promise<Answer> {
     return this.mutate(async () => {
       const task = this.list.get(args.taskId);
       if (!task) {
@@ -651,7 +685,7 @@ export class TaskTools {
       const tooLarge = this.metadataTooLarge(plan.next.metadata);
       if (tooLarge) return rejected(tooLarge);
       if (plan.completes) {
-        const refusal = await this.runHook('TaskCompleted', plan.next);
+        const refusal = await this.runHook('TaskCompleted', plan.next, signal);
         if (refusal !== undefined) return { text: refusal, isError: true };
       }
       const renewed = lease && 'renewed' in lease ? lease.renewed : undefined;

@@ -50,9 +50,10 @@ describe('todo: metadata keys', () => {
 });
 
 /** What Claude Code shows its model of a result: the JSON of structuredContent when there is one, else the text blocks. */
-function modelReads(result: { content?: unknown; structuredContent?: unknown }): string {
-  if (result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
-  return (result.content as { type: string; text?: string }[]).map((block) => block.text ?? '').join('\n');
+function modelReads(result: unknown): string {
+  const { content, structuredContent } = result as { content: { text?: string }[]; structuredContent?: unknown };
+  if (structuredContent !== undefined) return JSON.stringify(structuredContent);
+  return content.map((block) => block.text ?? '').join('\n');
 }
 
 describe('what the model reads (structured output off, the default)', () => {
