@@ -16,6 +16,7 @@ import { VERSION } from '../version.js';
 import { underClaudeNames } from './claude-names.js';
 import { mountFamily } from './families.js';
 import { instructions } from './instructions.js';
+import { withProgress } from './progress.js';
 import { firstOf, mountQuestions } from './questions.js';
 import { plainEntries, registerResources, TASKS_URI, WORK_URI } from './resources.js';
 
@@ -38,6 +39,8 @@ export interface ConversationOptions {
   structuredOutput?: boolean;
   /** The tools carry `_meta["anthropic/alwaysLoad"]` (default false). */
   alwaysLoad?: boolean;
+  /** How often a call still running sends progress, in ms (default PROGRESS_EVERY_MS, 15 s). */
+  progressEveryMs?: number;
   /** Called after every change of the list or of the registry (a live board redraws). */
   onChange?: () => void;
   /**
@@ -101,8 +104,9 @@ export function createConversation(options: ConversationOptions): Conversation {
   // The list tools, kept to link them to the board app when the client renders apps.
   const listTools: RegisteredTool[] = [];
   const mount = {
-    registerTool: ((name: string, config: never, handler: never) => {
-      const tool = named.registerTool(name, config, handler);
+    registerTool: ((name: string, config: never, handler: (...args: unknown[]) => unknown) => {
+      // A call still running after a while (a lock another process holds, a slow hook) sends progress.
+      const tool = named.registerTool(name, config, withProgress(handler, options.progressEveryMs) as never);
       if (name === 'task_list' || name === 'todo') listTools.push(tool);
       return tool;
     }) as McpServer['registerTool'],
