@@ -104,6 +104,15 @@ describe('raider-server over stdio', () => {
     expect(textOf(refused)).toMatch(/^Nobody can answer questions in this session/);
   });
 
+  const QUESTION = {
+    question: 'Which test runner?',
+    header: 'Tests',
+    options: [
+      { label: 'Vitest', description: 'fast' },
+      { label: 'Jest', description: 'classic' },
+    ],
+  };
+
   it('AskUserQuestion under Claude names, answered in one form', async () => {
     const client = await start(['--names', 'claude'], () => ({ action: 'accept', content: { q1: 'Vitest' } }));
     const result = await client.callTool({
@@ -121,8 +130,21 @@ describe('raider-server over stdio', () => {
         ],
       },
     });
-    expect(textOf(result)).toBe(
-      'Your questions have been answered: "Which test runner?"="Vitest". You can now continue with these answers in mind.',
+    // The text alone: Claude Code would show its model structuredContent instead.
+    expect(result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'Your questions have been answered: "Which test runner?"="Vitest". You can now continue with these answers in mind.',
+        },
+      ],
+    });
+    const typed = await start(['--names', 'claude'], () => ({
+      action: 'accept',
+      content: { q1: 'Vitest', q1_other: 'Node test' },
+    }));
+    expect(textOf(await typed.callTool({ name: 'AskUserQuestion', arguments: { questions: [QUESTION] } }))).toBe(
+      'The user answered: "Which test runner?"="Node test". Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.',
     );
   });
 
