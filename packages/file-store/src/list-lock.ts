@@ -1,19 +1,29 @@
 /**
- * The list lock of a folder, as Claude Code takes it: the folder `.lock.lock` (proper-lockfile's
- * lock on `.lock`), its mtime kept fresh while held, taken over once stale. Within one process,
+ * The locks of a list folder, as Claude Code takes them, and their fences.
+ *
+ * - The list lock: the folder `.lock.lock` (proper-lockfile's lock on `.lock`). Claude Code takes
+ *   it to create a task and to reset the list; raider takes it for every change.
+ * - A task's lock: the folder `<id>.json.lock` (proper-lockfile's lock on `<id>.json` with
+ *   `lockfilePath: <id>.json.lock`, `realpath: false`). Claude Code 2.1.332 updates and deletes a
+ *   task under it alone; raider takes it, inside the list lock, for every task file a change
+ *   replaces or removes.
+ *
+ * Both are one {@link LockFolder}: a folder made with one mkdir, its mtime kept fresh while held,
+ * taken over once stale (untouched for the stale time, 10 s as proper-lockfile's default), so a
+ * process that honours proper-lockfile waits for raider and raider waits for it. Within one process,
  * transactions on a folder also run one after another.
  *
  * A lock on a file system cannot stop a holder that was paused (SIGSTOP, a laptop lid, a debugger,
  * a long GC) past the stale time from waking up and writing after another process took the lock
- * over. So every write is fenced: the holder sets the lock's mtime to a value of its own (its
- * token, with the lock's inode) and, right before each rename and before it acknowledges, checks
+ * over. So every write is fenced: the holder sets the lock folder's mtime to a value of its own (its
+ * token, with the folder's inode) and, right before each rename and before it acknowledges, checks
  * that the lock still carries that token ({@link LockFence}). A holder whose lock was taken over
  * (or removed by hand) learns it there and answers that the lock was lost, instead of writing over
  * what the new holder did.
  */
 import { randomInt } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, rmdirSync, statSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { codeOf } from './durable-write.js';
 import { ListFileError } from './errors.js';
@@ -51,6 +61,21 @@ export interface LockFence {
   check(): void;
 }
 
+/** A lock this process holds: its fence, and its release (which never removes another's lock). */
+export interface HeldLock extends LockFence {
+  release(): void;
+}
+
+/**
+ * The locks of one transaction: the list lock's fence (`check()`), and `hold()`, which takes one
+ * more lock (a task's) for the rest of the transaction. Every lock held is refreshed while the
+ * transaction runs and released when it ends, the extra ones first.
+ */
+export interface TransactionLocks extends LockFence {
+  /** Takes `lock` (waiting for it as for the list lock) until the transaction ends; resolves to its fence. */
+  hold(lock: LockFolder): Promise<LockFence>;
+}
+
 /** The error of a write whose lock was lost: `lockLost` tells it from other failures. */
 export type LockLostError = ListFileError & { lockLost: true };
 
@@ -59,24 +84,32 @@ export function isLockLost(error: unknown): error is LockLostError {
   return ListFileError.isInstance(error) && (error as { lockLost?: unknown }).lockLost === true;
 }
 
-/** The lock of one list folder. */
-export class ListLock {
-  private readonly lockFile: string;
-  private readonly lockDir: string;
-  /** The folder and its `.lock` file exist once made (made again if someone removed them). */
-  private prepared = false;
+/** How a lock is named in the messages of its list folder. */
+interface LockNames {
+  /** The list folder, which every message starts with. */
+  folder: string;
+  /** What the lock is: `the list lock`, `the lock of task 3`. */
+  what: string;
+  /** Who may keep it fresh for too long, as a guess for the person reading the message. */
+  keeper: string;
+}
 
+/**
+ * A lock as proper-lockfile takes it, on any path: the folder `lockDir` exists while the lock is
+ * held, its mtime refreshed by its holder; a folder untouched for `staleMs` belongs to a holder
+ * that died or froze and is taken over.
+ */
+export class LockFolder {
   /**
-   * @param path the list folder
-   * @param staleMs a lock untouched this long is stale (its holder died or froze) and is taken over
+   * @param lockDir the lock folder (`.lock.lock`, `<id>.json.lock`)
+   * @param staleMs a lock untouched this long is stale and is taken over
+   * @param names how the lock is named in messages
    */
   constructor(
-    private readonly path: string,
+    readonly lockDir: string,
     private readonly staleMs: number,
-  ) {
-    this.lockFile = join(path, FOLDER_FILES.lock);
-    this.lockDir = `${this.lockFile}.lock`;
-  }
+    private readonly names: LockNames,
+  ) {}
 
   /**
    * How long a call waits for the lock: as long as a lock can take to go stale (its holder was
@@ -88,40 +121,38 @@ export class ListLock {
   }
 
   /**
-   * Runs `fn` holding the list lock, with the lock's fence. Rejects (nothing done) when the lock
-   * cannot be had within `waitMs`.
+   * Takes the lock: one mkdir when it is free; else waits, taking it over once stale. Rejects
+   * (nothing held) after `waitMs`. Resolves to the held lock: its fence and its release.
    */
-  run<T>(fn: (fence: LockFence) => Promise<T>): Promise<T> {
-    return queued(this.path, async () => {
-      this.prepare();
-      const token = await this.take();
-      const fence = this.fence(token);
-      // Held longer than a third of the stale time (a slow hook): refreshed, as proper-lockfile does.
-      const refresh = setInterval(() => {
-        try {
-          fence.check();
-        } catch {
-          clearInterval(refresh);
-        }
-      }, this.staleMs / 3);
-      refresh.unref();
+  async take(): Promise<HeldLock> {
+    const deadline = Date.now() + this.waitMs;
+    const { folder, what, keeper } = this.names;
+    for (;;) {
       try {
-        return await fn(fence);
-      } finally {
-        clearInterval(refresh);
-        this.release(token);
+        mkdirSync(this.lockDir);
+        try {
+          return this.held(this.stamp());
+        } catch (error) {
+          try {
+            rmdirSync(this.lockDir);
+          } catch {
+            // Not ours to keep either way.
+          }
+          throw new ListFileError(`${folder}: cannot take ${what} (${codeOf(error)}); nothing was changed`);
+        }
+      } catch (error) {
+        if (ListFileError.isInstance(error)) throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+          throw new ListFileError(`${folder}: cannot take ${what} (${codeOf(error)})`);
+        }
       }
-    });
-  }
-
-  private prepare(): void {
-    if (this.prepared && exists(this.lockFile)) return;
-    try {
-      mkdirSync(this.path, { recursive: true });
-      closeSync(openSync(this.lockFile, 'a'));
-      this.prepared = true;
-    } catch (error) {
-      throw new ListFileError(`${this.path}: cannot be created (${codeOf(error)}); nothing was changed`);
+      this.takeOverIfStale();
+      if (Date.now() >= deadline) {
+        throw new ListFileError(
+          `${folder}: cannot take ${what}: another process has held it for ${Math.round(this.waitMs / 1000)} s and keeps it fresh (${keeper}); nothing was changed`,
+        );
+      }
+      await sleep(5 + randomInt(35));
     }
   }
 
@@ -150,47 +181,12 @@ export class ListLock {
   }
 
   /**
-   * Takes the lock: one mkdir when it is free; else waits, taking it over once stale. Gives up
-   * after `waitMs`. Resolves to the token the lock carries.
-   */
-  private async take(): Promise<Token> {
-    const deadline = Date.now() + this.waitMs;
-    for (;;) {
-      try {
-        mkdirSync(this.lockDir);
-        try {
-          return this.stamp();
-        } catch (error) {
-          try {
-            rmdirSync(this.lockDir);
-          } catch {
-            // Not ours to keep either way.
-          }
-          throw new ListFileError(`${this.path}: cannot take the list lock (${codeOf(error)}); nothing was changed`);
-        }
-      } catch (error) {
-        if (ListFileError.isInstance(error)) throw error;
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-          throw new ListFileError(`${this.path}: cannot take the list lock (${codeOf(error)})`);
-        }
-      }
-      this.takeOverIfStale();
-      if (Date.now() >= deadline) {
-        throw new ListFileError(
-          `${this.path}: cannot take the list lock: another process has held it for ${Math.round(this.waitMs / 1000)} s and keeps it fresh (a hook that does not end?); nothing was changed`,
-        );
-      }
-      await sleep(5 + randomInt(35));
-    }
-  }
-
-  /**
    * Removes the lock folder when it is stale. It is first moved aside under a name of this
    * process's (so of several processes taking over at once, one moves it), then checked again: a
    * lock that was taken or refreshed meanwhile is put back.
    */
   private takeOverIfStale(): void {
-    let seen: ReturnType<ListLock['stat']>;
+    let seen: ReturnType<LockFolder['stat']>;
     try {
       seen = this.stat();
     } catch {
@@ -220,18 +216,19 @@ export class ListLock {
     }
   }
 
-  /** The fence of the lock carrying `token` (the token is refreshed in place). */
-  private fence(token: Token): LockFence {
+  /** The held lock carrying `token` (the token is refreshed in place). */
+  private held(token: Token): HeldLock {
+    const { folder, what } = this.names;
     const lost = (why: string) =>
       Object.assign(
         new ListFileError(
-          `${this.path}: the list lock was lost while the change was being made (${why}: this process was paused or starved longer than the lock's stale time, ${this.staleMs / 1000} s, or someone removed ${FOLDER_FILES.lock}.lock)`,
+          `${folder}: ${what} was lost while the change was being made (${why}: this process was paused or starved longer than the lock's stale time, ${this.staleMs / 1000} s, or someone removed ${basename(this.lockDir)})`,
         ),
         { lockLost: true as const },
       );
     return {
       check: () => {
-        let now: ReturnType<ListLock['stat']>;
+        let now: ReturnType<LockFolder['stat']>;
         try {
           now = this.stat();
         } catch (error) {
@@ -246,16 +243,109 @@ export class ListLock {
           throw lost(`it cannot be refreshed: ${codeOf(error)}`);
         }
       },
+      // Removes the lock folder only if it is still the one this process took (never another's).
+      release: () => {
+        try {
+          const now = this.stat();
+          if (now && now.ino === token.ino && now.mtimeNs === token.mtimeNs) rmdirSync(this.lockDir);
+        } catch {
+          // Gone, or not ours: nothing to release.
+        }
+      },
     };
   }
+}
 
-  /** Removes the lock folder if it is still the one this process took (never another's). */
-  private release(token: Token): void {
+/** The lock of one list folder, and the locks of its tasks. */
+export class ListLock {
+  private readonly lockFile: string;
+  private readonly listLock: LockFolder;
+  /** The folder and its `.lock` file exist once made (made again if someone removed them). */
+  private prepared = false;
+
+  /**
+   * @param path the list folder
+   * @param staleMs a lock untouched this long is stale (its holder died or froze) and is taken over
+   */
+  constructor(
+    private readonly path: string,
+    private readonly staleMs: number,
+  ) {
+    this.lockFile = join(path, FOLDER_FILES.lock);
+    this.listLock = new LockFolder(`${this.lockFile}.lock`, staleMs, {
+      folder: path,
+      what: 'the list lock',
+      keeper: 'a hook that does not end?',
+    });
+  }
+
+  /** How long a call waits for a lock (see {@link LockFolder.waitMs}). */
+  get waitMs(): number {
+    return this.listLock.waitMs;
+  }
+
+  /**
+   * The lock of task `id` as Claude Code 2.1.332 takes it: the folder `<id>.json.lock` beside the
+   * task file, with the list lock's stale time. Take it inside {@link run} with `locks.hold()`.
+   */
+  taskLock(id: string): LockFolder {
+    return new LockFolder(join(this.path, `${id}.json.lock`), this.staleMs, {
+      folder: this.path,
+      what: `the lock of task ${id}`,
+      keeper: 'a writer of that task that does not end?',
+    });
+  }
+
+  /**
+   * Runs `fn` holding the list lock, with the transaction's locks (the list lock's fence, and
+   * more locks taken with `hold`). Creates the folder and its `.lock` when missing: a change is
+   * about to be made. Rejects (nothing done) when the lock cannot be had within `waitMs`.
+   */
+  run<T>(fn: (locks: TransactionLocks) => Promise<T>): Promise<T> {
+    return queued(this.path, async () => {
+      this.prepare();
+      const list = await this.listLock.take();
+      const extra: HeldLock[] = [];
+      const checkAll = () => {
+        list.check();
+        for (const held of extra) held.check();
+      };
+      // Held longer than a third of the stale time (a slow hook, a task lock waited for): every
+      // lock held is refreshed, as proper-lockfile does.
+      const refresh = setInterval(() => {
+        try {
+          checkAll();
+        } catch {
+          clearInterval(refresh);
+        }
+      }, this.staleMs / 3);
+      refresh.unref();
+      const locks: TransactionLocks = {
+        check: () => list.check(),
+        hold: async (lock) => {
+          const held = await lock.take();
+          extra.push(held);
+          return held;
+        },
+      };
+      try {
+        return await fn(locks);
+      } finally {
+        clearInterval(refresh);
+        for (const held of extra.reverse()) held.release();
+        list.release();
+      }
+    });
+  }
+
+  private prepare(): void {
+    if (this.prepared && exists(this.lockFile)) return;
     try {
-      const now = this.stat();
-      if (now && now.ino === token.ino && now.mtimeNs === token.mtimeNs) rmdirSync(this.lockDir);
-    } catch {
-      // Gone, or not ours: nothing to release.
+      mkdirSync(this.path, { recursive: true });
+      closeSync(openSync(this.lockFile, 'a'));
+      this.prepared = true;
+    } catch (error) {
+      throw new ListFileError(`${this.path}: cannot be created (${codeOf(error)}); nothing was changed`);
     }
   }
 }
