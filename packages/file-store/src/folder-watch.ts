@@ -3,10 +3,35 @@
  * teammate, another raider process), noted until a holder looks at them, and a coalesced wake-up
  * for the holder's listeners. A folder that cannot be watched is no error: changes made elsewhere
  * then show at the next read of the change feed.
+ *
+ * The folder is never made here: a list nobody wrote to has no folder (a health check of
+ * `claude mcp list` opens a conversation and leaves). Until the folder exists its parent is
+ * watched for it (one watch, on the data dir), or, when the parent is missing too, its existence
+ * is polled once a second while someone listens; once it appears the folder itself is watched and
+ * the holder lists it once again (what was written before the watch began is in no event).
  */
-import { mkdirSync, watch } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { FOLDER_FILES } from './folder-files.js';
 import { taskIdOf } from './task-file.js';
+
+/** How often a folder whose parent is missing too is looked for, while someone listens. */
+const POLL_MS = 1000;
+
+/**
+ * True for a file of the folder whose change says nothing of the list: a writer's temporary file
+ * (raider's `.<name>.<pid>.<n>.tmp`, Claude Code 2.1.332's `<id>.json.tmp.<8 hex>`) or a lock
+ * folder (`.lock.lock`, `<id>.json.lock`, one moved aside to be removed). The rename or removal
+ * that makes a change visible names the file itself.
+ */
+function isTransient(fileName: string): boolean {
+  return (
+    (fileName.startsWith('.') && fileName.endsWith('.tmp')) ||
+    /\.json\.tmp\.[0-9a-f]+$/.test(fileName) ||
+    fileName.endsWith('.lock') ||
+    fileName.endsWith('.stale')
+  );
+}
 
 /** The watch of one list folder, started at the holder's first look. */
 export class FolderWatch {
@@ -14,8 +39,16 @@ export class FolderWatch {
   readonly dirty = new Set<string>();
   /** True when `.highwatermark` may have changed since it was last read (always, without a watch). */
   highWaterMarkDirty = true;
+  /**
+   * True when the holder must list the folder again to know what changed: the watch began after
+   * the folder appeared (or again after an error), so what was written before is in no event.
+   */
+  rescan = false;
   private readonly listeners = new Set<() => void>();
-  private watcher: ReturnType<typeof watch> | undefined;
+  private watcher: FSWatcher | undefined;
+  /** The parent's watch, until the folder exists. */
+  private parentWatcher: FSWatcher | undefined;
+  private poll: NodeJS.Timeout | undefined;
   private wakeUp: NodeJS.Timeout | undefined;
 
   constructor(
@@ -28,25 +61,27 @@ export class FolderWatch {
     return this.watcher !== undefined;
   }
 
-  /** Starts watching (once; the folder is made so that it can be watched before its first task). */
+  /**
+   * Starts watching the folder if it exists (once; a call while it is watched costs nothing), and
+   * otherwise waits for it to appear, never making it.
+   */
   start(): void {
-    if (this.watcher || !this.enabled) return;
-    try {
-      mkdirSync(this.path, { recursive: true });
-      this.watcher = watch(this.path, { persistent: false }, (_event, name) => this.seen(name?.toString()));
-      this.watcher.on('error', () => {
-        this.watcher?.close();
-        this.watcher = undefined;
-      });
-    } catch {
-      this.watcher = undefined;
+    // Watched, or waited for by the parent's watch (whose event starts the folder's).
+    if (this.watcher || this.parentWatcher || !this.enabled) return;
+    if (this.watchFolder()) return;
+    this.watchParent();
+    if (this.parentWatcher) {
+      // Made between the failed watch and the parent's: no event will tell of it.
+      if (this.watchFolder()) this.wake();
+      return;
     }
+    if (this.listeners.size) this.startPolling();
   }
 
   /** Calls `listener` soon after a file of the folder changed; returns a function that stops it. */
   add(listener: () => void): () => void {
-    this.start();
     this.listeners.add(listener);
+    this.start();
     return () => this.listeners.delete(listener);
   }
 
@@ -54,16 +89,86 @@ export class FolderWatch {
   close(): void {
     this.watcher?.close();
     this.watcher = undefined;
+    this.stopWaiting();
     if (this.wakeUp) clearTimeout(this.wakeUp);
     this.wakeUp = undefined;
     this.listeners.clear();
   }
 
+  /** Watches the folder itself; false when it cannot be (it does not exist, or no watch is left). */
+  private watchFolder(): boolean {
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(this.path, { persistent: false }, (_event, name) => this.seen(name?.toString()));
+    } catch {
+      return false;
+    }
+    watcher.on('error', () => {
+      watcher.close();
+      if (this.watcher === watcher) this.watcher = undefined;
+      // Events may have been lost: the next look lists the folder, and a new watch is tried then.
+      this.rescan = true;
+    });
+    this.watcher = watcher;
+    this.stopWaiting();
+    this.rescan = true;
+    this.highWaterMarkDirty = true;
+    return true;
+  }
+
+  /** Watches the parent for the folder's name (the folder is made, or moved in). */
+  private watchParent(): void {
+    const name = basename(this.path);
+    try {
+      const parent = watch(dirname(this.path), { persistent: false }, (_event, fileName) => {
+        if (fileName !== null && fileName.toString() !== name) return;
+        if (this.watchFolder()) this.wake();
+      });
+      parent.on('error', () => {
+        parent.close();
+        if (this.parentWatcher === parent) this.parentWatcher = undefined;
+      });
+      this.parentWatcher = parent;
+      if (this.poll) clearInterval(this.poll);
+      this.poll = undefined;
+    } catch {
+      this.parentWatcher = undefined;
+    }
+  }
+
+  /** Looks for the folder once a second (the parent is missing too), while someone listens. */
+  private startPolling(): void {
+    if (this.poll) return;
+    this.poll = setInterval(() => {
+      if (!this.listeners.size) {
+        this.stopWaiting();
+        return;
+      }
+      this.start();
+      if (this.watcher) this.wake();
+    }, POLL_MS);
+    this.poll.unref();
+  }
+
+  private stopWaiting(): void {
+    this.parentWatcher?.close();
+    this.parentWatcher = undefined;
+    if (this.poll) clearInterval(this.poll);
+    this.poll = undefined;
+  }
+
   private seen(fileName: string | undefined): void {
-    if (!fileName) return;
-    if (taskIdOf(fileName)) this.dirty.add(fileName);
+    if (!fileName) {
+      // An event without a name (some platforms): anything may have changed.
+      this.rescan = true;
+    } else if (taskIdOf(fileName)) this.dirty.add(fileName);
     else if (fileName === FOLDER_FILES.highWaterMark) this.highWaterMarkDirty = true;
-    else if (fileName.startsWith('.') && fileName.endsWith('.tmp')) return;
+    else if (isTransient(fileName)) return;
+    this.wake();
+  }
+
+  /** Calls the listeners soon, once for every burst of events. */
+  private wake(): void {
     if (!this.listeners.size || this.wakeUp) return;
     this.wakeUp = setTimeout(() => {
       this.wakeUp = undefined;

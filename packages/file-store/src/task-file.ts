@@ -1,7 +1,8 @@
 /**
  * One task's file, `<id>.json`, in Claude Code's record shape: how it is read (as Claude Code
- * reads it: the shape checked, unknown keys dropped but raider's `claim`) and written (its field
- * order, one field a line so a change diffs line by line).
+ * reads it: the shape checked, unknown keys dropped but raider's `claim`) and written (as Claude
+ * Code 2.1.332 writes it: `JSON.stringify(record, null, 2)`, its key order on creation and on
+ * update, no trailing newline).
  */
 import type { TaskClaim, TaskRecord } from '@raider/todo-tools';
 
@@ -101,7 +102,7 @@ function isClaim(value: unknown): boolean {
   );
 }
 
-/** `record` with its optional fields, in Claude Code's field order. */
+/** `record` with its optional fields, in the order Claude Code reads a record back. */
 function withOrder(record: TaskRecord, activeForm?: string, owner?: string, metadata?: unknown): TaskRecord {
   const ordered = { id: record.id, subject: record.subject, description: record.description } as TaskRecord;
   if (activeForm !== undefined) ordered.activeForm = activeForm;
@@ -114,14 +115,62 @@ function withOrder(record: TaskRecord, activeForm?: string, owner?: string, meta
 }
 
 /**
- * The text of a task's file: the record in Claude Code's field order, one field a line (each
- * value compact on its line), so a change diffs as the lines of the fields it changed and the
- * file stays within a few bytes a field of compact JSON however deep its metadata nests.
+ * Which of a record's optional keys of Claude Code's it holds (`activeForm`, `owner`, `metadata`),
+ * as bits: all a writer needs to know of the file it replaces to write its keys in Claude Code's
+ * order (the other keys are always there).
  */
-export function formatTaskFile(record: TaskRecord): string {
-  const ordered = withOrder(record, record.activeForm, record.owner, record.metadata);
-  // raider's own key, after Claude Code's: a task claimed with a lease carries it (Claude Code's reader passes it by).
+export type RecordKeys = number;
+
+const OPTIONAL_KEYS = ['activeForm', 'owner', 'metadata'] as const;
+
+/** The optional keys `record` holds. */
+export function keysOf(record: TaskRecord): RecordKeys {
+  let keys = 0;
+  OPTIONAL_KEYS.forEach((key, bit) => {
+    if (record[key] !== undefined) keys |= 1 << bit;
+  });
+  return keys;
+}
+
+/**
+ * The keys a record is created with, as Claude Code creates one: every key but `owner` in the
+ * order it reads a record back (`id, subject, description, activeForm, status, blocks, blockedBy,
+ * metadata`); an `owner` given at creation comes after them, as a first owner does on an update.
+ */
+const CREATED: RecordKeys = (1 << 0) | (1 << 2);
+
+/** Claude Code's keys in the order it reads a record back (and writes an update). */
+const READ_BACK_ORDER = [
+  'id',
+  'subject',
+  'description',
+  'activeForm',
+  'owner',
+  'status',
+  'blocks',
+  'blockedBy',
+  'metadata',
+] as const;
+
+/**
+ * The text of a task's file as Claude Code 2.1.332 writes it: `JSON.stringify(record, null, 2)`,
+ * no trailing newline. Claude Code writes an update as the record it read back (its keys in the
+ * order `id, subject, description, activeForm, owner, status, blocks, blockedBy, metadata`, those
+ * absent skipped) with the changes spread over it, so a key the file lacked (a first `owner`) comes
+ * last; `before` names the optional keys the file being replaced held (undefined for a new task,
+ * written in creation order). raider's own `claim` (a lease) comes after Claude Code's keys, which
+ * its reader passes by.
+ */
+export function formatTaskFile(record: TaskRecord, before: RecordKeys = CREATED): string {
+  const ordered: Record<string, unknown> = {};
+  const added: string[] = [];
+  for (const key of READ_BACK_ORDER) {
+    if (record[key] === undefined) continue;
+    const bit = (OPTIONAL_KEYS as readonly string[]).indexOf(key);
+    if (bit >= 0 && (before & (1 << bit)) === 0) added.push(key);
+    else ordered[key] = record[key];
+  }
+  for (const key of added) ordered[key] = record[key as keyof TaskRecord];
   if (record.claim !== undefined) ordered.claim = record.claim;
-  const lines = Object.entries(ordered).map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`);
-  return `{\n${lines.join(',\n')}\n}\n`;
+  return JSON.stringify(ordered, null, 2);
 }

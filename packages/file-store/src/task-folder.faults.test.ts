@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_TASK_ID as TOOLS_MAX_TASK_ID, TodoTools } from '@raider/todo-tools';
+import lockfile from 'proper-lockfile';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ListIdError, listFolderName, openList, type TaskFolder } from './index.js';
 import { MAX_TASK_ID } from './task-file.js';
@@ -39,12 +40,12 @@ function toolsOn(dir: string, id = 'team'): TodoTools {
   return new TodoTools({ taskStore: folder.tasks });
 }
 
-/** Every file of a folder and its bytes. */
+/** Every file of a folder and its bytes (the locks left out). */
 const snapshotOf = (path: string) =>
   Object.fromEntries(
     fs
       .readdirSync(path)
-      .filter((name) => !name.startsWith('.lock'))
+      .filter((name) => !name.startsWith('.lock') && !name.endsWith('.lock'))
       .map((name) => [name, fs.readFileSync(join(path, name)).toString('base64')]),
   );
 
@@ -147,6 +148,81 @@ describe('a write that cannot complete', () => {
       vi.mocked(fs.writeSync).mockImplementation(real);
     }
     expect(JSON.parse(fs.readFileSync(join(dir, 'team', '1.json'), 'utf8')).subject).toBe('Whole');
+  });
+});
+
+/** Takes task `id`'s lock over as another process would once it found it stale: a new lock folder, its mtime its own. */
+function takeOver(lockDir: string): void {
+  fs.rmdirSync(lockDir);
+  fs.mkdirSync(lockDir);
+  const now = new Date();
+  fs.utimesSync(lockDir, now, now);
+}
+
+describe("a task's lock (<id>.json.lock) during a commit", () => {
+  it('is held while the task file is renamed in: Claude Code, asking proper-lockfile, finds it locked', async () => {
+    const dir = fresh();
+    const tools = toolsOn(dir);
+    await tools.createTask({ subject: 'A', description: '' });
+    const path = join(dir, 'team');
+    const real = vi.mocked(fs.renameSync).getMockImplementation() as typeof fs.renameSync;
+    const lockedAtRename: boolean[] = [];
+    vi.mocked(fs.renameSync).mockImplementation((from, to) => {
+      if (String(to) === join(path, '1.json')) {
+        lockedAtRename.push(
+          lockfile.checkSync(join(path, '1.json'), { lockfilePath: join(path, '1.json.lock'), realpath: false }),
+        );
+      }
+      return real(from, to);
+    });
+    try {
+      expect((await tools.updateTask({ taskId: '1', status: 'in_progress' })).text).toBe('Updated task #1 status');
+    } finally {
+      vi.mocked(fs.renameSync).mockImplementation(real);
+    }
+    expect(lockedAtRename).toEqual([true]);
+    expect(fs.existsSync(join(path, '1.json.lock'))).toBe(false);
+  });
+
+  it('taken over before the task file is renamed in: nothing is written through it, and the answer says nothing was changed', async () => {
+    const dir = fresh();
+    const tools = toolsOn(dir);
+    await tools.createTask({ subject: 'A', description: '' });
+    const path = join(dir, 'team');
+    const before = snapshotOf(path);
+    const real = vi.mocked(fs.fsyncSync).getMockImplementation() as typeof fs.fsyncSync;
+    // While the new version is being written, another process takes the task's lock over.
+    vi.mocked(fs.fsyncSync).mockImplementationOnce((fd) => {
+      takeOver(join(path, '1.json.lock'));
+      return real(fd);
+    });
+    const answer = await tools.updateTask({ taskId: '1', status: 'in_progress' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(
+      /the lock of task 1 was lost while the change was being made \(another process holds it now: .*or someone removed 1\.json\.lock\); nothing was changed$/,
+    );
+    expect(snapshotOf(path)).toEqual(before);
+    // The other process's lock is left to it.
+    expect(fs.existsSync(join(path, '1.json.lock'))).toBe(true);
+    fs.rmdirSync(join(path, '1.json.lock'));
+    expect((await tools.updateTask({ taskId: '1', status: 'in_progress' })).text).toBe('Updated task #1 status');
+  });
+
+  it('taken over after the task file was renamed in: the answer says the change may have been saved', async () => {
+    const dir = fresh();
+    const tools = toolsOn(dir);
+    await tools.createTask({ subject: 'A', description: '' });
+    const path = join(dir, 'team');
+    const real = vi.mocked(fs.renameSync).getMockImplementation() as typeof fs.renameSync;
+    vi.mocked(fs.renameSync).mockImplementationOnce((from, to) => {
+      real(from, to);
+      takeOver(join(path, '1.json.lock'));
+    });
+    const answer = await tools.updateTask({ taskId: '1', status: 'in_progress' });
+    expect(answer.text).toMatch(
+      /^Error: the task list change may have been saved, or not: .*the lock of task 1 was lost while the change was being made .*; it may have been saved, in part or whole; read the list before trying again$/,
+    );
+    fs.rmdirSync(join(path, '1.json.lock'));
   });
 });
 
@@ -375,15 +451,20 @@ describe('files that must not be trusted', () => {
 });
 
 describe('the file format', () => {
-  it('a task file stays within a few bytes a field of compact JSON however deep its metadata nests', async () => {
+  it("a task file is Claude Code's text (JSON.stringify(record, null, 2), no trailing newline) however deep its metadata nests", async () => {
     const dir = fresh();
     let deep: unknown = 'leaf';
     for (let i = 0; i < 15; i += 1) deep = [deep, { k: deep === 'leaf' ? 1 : 2 }];
     const tools = toolsOn(dir);
     await tools.createTask({ subject: 'Deep', description: '', metadata: { deep } });
     const text = fs.readFileSync(join(dir, 'team', '1.json'), 'utf8');
-    const compact = JSON.stringify(JSON.parse(text));
-    expect(text.length).toBeLessThanOrEqual(compact.length + 8 * 8);
-    expect(text.split('\n')).toHaveLength(10);
+    expect(text).toBe(
+      JSON.stringify(
+        { id: '1', subject: 'Deep', description: '', status: 'pending', blocks: [], blockedBy: [], metadata: { deep } },
+        null,
+        2,
+      ),
+    );
+    expect(text.endsWith('}')).toBe(true);
   });
 });

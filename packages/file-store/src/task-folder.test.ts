@@ -37,29 +37,45 @@ describe('the folder, as Claude Code keeps its own', () => {
     await tools.createTask({ subject: 'Parse', description: 'the input', activeForm: 'Parsing' });
     await tools.createTask({ subject: 'Print', description: '', metadata: { area: 'cli' } });
     await tools.updateTask({ taskId: '2', addBlockedBy: ['1'], owner: 'alice' });
-    expect(readJson(join(path, '1.json'))).toEqual({
-      id: '1',
-      subject: 'Parse',
-      description: 'the input',
-      activeForm: 'Parsing',
-      status: 'pending',
-      blocks: ['2'],
-      blockedBy: [],
-    });
+    // Claude Code 2.1.332's own text: JSON.stringify(record, null, 2), no trailing newline; a
+    // created record in creation order, an update in the order read back with a first key last.
+    const claudeText = (record: object) => JSON.stringify(record, null, 2);
+    expect(readFileSync(join(path, '1.json'), 'utf8')).toBe(
+      claudeText({
+        id: '1',
+        subject: 'Parse',
+        description: 'the input',
+        activeForm: 'Parsing',
+        status: 'pending',
+        blocks: ['2'],
+        blockedBy: [],
+      }),
+    );
     expect(readFileSync(join(path, '2.json'), 'utf8')).toBe(
-      [
-        '{',
-        '  "id": "2",',
-        '  "subject": "Print",',
-        '  "description": "",',
-        '  "owner": "alice",',
-        '  "status": "pending",',
-        '  "blocks": [],',
-        '  "blockedBy": ["1"],',
-        '  "metadata": {"area":"cli"}',
-        '}',
-        '',
-      ].join('\n'),
+      claudeText({
+        id: '2',
+        subject: 'Print',
+        description: '',
+        status: 'pending',
+        blocks: [],
+        blockedBy: ['1'],
+        metadata: { area: 'cli' },
+        owner: 'alice',
+      }),
+    );
+    // The next update reads the record back: the owner goes where Claude Code's reader puts it.
+    await tools.updateTask({ taskId: '2', status: 'in_progress' });
+    expect(readFileSync(join(path, '2.json'), 'utf8')).toBe(
+      claudeText({
+        id: '2',
+        subject: 'Print',
+        description: '',
+        owner: 'alice',
+        status: 'in_progress',
+        blocks: [],
+        blockedBy: ['1'],
+        metadata: { area: 'cli' },
+      }),
     );
     expect(readdirSync(path).sort()).toEqual(['.lock', FOLDER_FILES.journal, '1.json', '2.json'].sort());
     await tools.updateTask({ taskId: '2', status: 'deleted' });

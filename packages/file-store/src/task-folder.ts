@@ -7,12 +7,15 @@
  * and its reset pass them by.
  *
  * A change writes only what it changes: the files of the tasks it touched (each through a
- * temporary file, fsync and rename), one journal line, one fsync of the folder. Reads take no
- * lock: a holder reads the journal's new lines and the files they name. Files that another writer
- * (Claude Code itself, a teammate) changes without the journal are noticed by a watch on the
- * folder, and a task created that way is found under the lock before a new id is handed out.
+ * temporary file, fsync and rename), one journal line, one fsync of the folder. It is made under
+ * the list lock and, for every existing task file it replaces or removes, that task's lock too
+ * (Claude Code 2.1.332 updates and deletes a task under that lock alone), each file checked under
+ * it to be the version the holder read. Reads take no lock: a holder reads the journal's new lines
+ * and the files they name. Files that another writer (Claude Code itself, a teammate) changes
+ * without the journal are noticed by a watch on the folder, and a task created that way is found
+ * under the lock before a new id is handed out.
  */
-import { linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { linkSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   ListStore,
@@ -33,9 +36,9 @@ import { codeOf, syncFolder, temporaryOwner, temporaryPath, writeDurably } from 
 import { ListFileError } from './errors.js';
 import { FOLDER_FILES } from './folder-files.js';
 import { FolderWatch } from './folder-watch.js';
-import { exists, isLockLost, ListLock, type LockFence } from './list-lock.js';
+import { exists, isLockLost, ListLock, type LockFence, type TransactionLocks } from './list-lock.js';
 import { readRegular, signatureOf } from './regular-file.js';
-import { formatTaskFile, MAX_TASK_ID, parseTaskFile, taskIdOf } from './task-file.js';
+import { formatTaskFile, keysOf, MAX_TASK_ID, parseTaskFile, type RecordKeys, taskIdOf } from './task-file.js';
 import { migrateV1 } from './v1-migration.js';
 
 /** Options of {@link openTaskFolder}. */
@@ -52,7 +55,11 @@ export interface TaskFolderOptions {
   maxMetadataDepth?: number;
   /** Told, by file name, of a task file that cannot be read (it is left untouched and out of the list). */
   onProblem?: (message: string) => void;
-  /** Watch the folder for changes made elsewhere (default true). */
+  /**
+   * Watch the folder for changes made elsewhere (default true). Without the watch a holder learns
+   * of a change made without the change feed (Claude Code's update, delete or reset) when it loads
+   * the list whole, or when a change of its own touches that task and is refused for it.
+   */
   watch?: boolean;
   /**
    * A list file of raider-server's first layout (one file per list) to convert into this folder
@@ -82,17 +89,34 @@ function alive(pid: number): boolean {
   }
 }
 
+/** A task file as this holder last read or wrote it. */
+interface Known {
+  /** Its version (inode, size, mtime): what tells a change made elsewhere from one's own write. */
+  signature: string;
+  /** The optional keys its record held: an update writes its keys in Claude Code's order from them. */
+  keys: RecordKeys;
+}
+
 /** A file prepared for a commit: written whole and fsynced under a temporary name. */
 interface Prepared {
   temporary: string;
   name: string;
   signature: string;
+  /** The optional keys of the record written (0 for a file that is not a task's). */
+  keys: RecordKeys;
   /** True for a task file this holder has not seen (a create): it must not replace a file that exists. */
   fresh: boolean;
 }
 
 /** How one visible step of a commit is taken back when a later step fails. */
 type Undo = () => void;
+
+/** The error of a change to a task file another writer deleted meanwhile. */
+function vanished(path: string): ListFileError {
+  return new ListFileError(
+    `${path}: was deleted by another writer while this change was being made (Claude Code deletes a task, and clears a list whose tasks are all completed, without raider's change feed); nothing was changed, and the task is not written back`,
+  );
+}
 
 /** `error` (a ListFileError) marked as a change that may have been saved: see TaskStore's contract. */
 function mayHaveBeenSaved(error: ListFileError): ListFileError {
@@ -102,8 +126,8 @@ function mayHaveBeenSaved(error: ListFileError): ListFileError {
 /** The task store of one holder of a list folder. */
 class FolderTaskStore implements TaskStore {
   private readonly journal: ChangeJournal;
-  /** Versions of the task files this holder read or wrote (to tell its own writes from others'). */
-  private readonly known = new Map<string, string>();
+  /** The task files this holder read or wrote, by name (to tell its own writes from others'). */
+  private readonly known = new Map<string, Known>();
   /** The highest id this holder knows of (a task, a bad file, the high-water mark). */
   private highestId = 0;
   private storedHighWaterMark = 0;
@@ -130,10 +154,10 @@ class FolderTaskStore implements TaskStore {
 
   async transact<R>(seq: number, fn: (catchUp: TaskCatchUp) => Promise<TaskTransaction<R>>) {
     await this.ready();
-    return this.lock.run(async (fence) => {
+    return this.lock.run(async (locks) => {
       const catchUp = (seq >= 0 ? this.deltaSince(seq, true) : undefined) ?? this.loadAll();
       const { write, result } = await fn(catchUp);
-      if (write && (write.put.length || write.removed.length)) this.commit(write, fence);
+      if (write && (write.put.length || write.removed.length)) await this.commit(write, locks);
       return { result, seq: this.journal.seq };
     });
   }
@@ -164,18 +188,23 @@ class FolderTaskStore implements TaskStore {
       this.known.delete(name);
       return undefined;
     }
-    this.known.set(name, content.signature);
     const record = parseTaskFile(content.text, id, this.options.maxDepth);
     if (typeof record === 'string') {
+      this.known.set(name, { signature: content.signature, keys: 0 });
       this.options.report(`${this.file(name)}: ${record}; left as it is, and out of the list`);
       return undefined;
     }
+    this.known.set(name, { signature: content.signature, keys: keysOf(record) });
     return record;
   }
 
-  /** `.highwatermark`, read again only when it may have changed. */
-  private readHighWaterMark(): number {
-    if (!this.folderWatch.highWaterMarkDirty) return this.storedHighWaterMark;
+  /**
+   * `.highwatermark`, read again only when it may have changed, or always (`fresh`) under the lock:
+   * the watch's event for a mark Claude Code raised (its reset, its delete) may not have come yet,
+   * and a new id must be above it.
+   */
+  private readHighWaterMark(fresh = false): number {
+    if (!fresh && !this.folderWatch.highWaterMarkDirty) return this.storedHighWaterMark;
     this.folderWatch.highWaterMarkDirty = !this.folderWatch.active;
     const path = this.file(FOLDER_FILES.highWaterMark);
     let text: string;
@@ -206,9 +235,9 @@ class FolderTaskStore implements TaskStore {
     }
   }
 
-  /** The high-water mark as this holder knows it: the file's, the feed's, the highest id seen. */
-  private highWaterMark(): number {
-    return Math.max(this.readHighWaterMark(), this.journal.highWaterMark, this.highestId);
+  /** The high-water mark as this holder knows it: the file's (read again when `fresh`), the feed's, the highest id seen. */
+  private highWaterMark(fresh = false): number {
+    return Math.max(this.readHighWaterMark(fresh), this.journal.highWaterMark, this.highestId);
   }
 
   /** The whole list, read from the folder (a holder's first call, a reload). */
@@ -226,6 +255,8 @@ class FolderTaskStore implements TaskStore {
       names = [];
     }
     this.folderWatch.dirty.clear();
+    this.folderWatch.rescan = false;
+    this.known.clear();
     const tasks: TaskRecord[] = [];
     for (const name of names) {
       const id = taskIdOf(name);
@@ -240,7 +271,9 @@ class FolderTaskStore implements TaskStore {
         );
         continue;
       }
-      // A temporary file a killed writer left: removed once its process is gone.
+      // A temporary file a killed raider left: removed once its process is gone. Claude Code's
+      // (`<id>.json.tmp.<8 hex>`) name no process, so they are never touched: one may be a live
+      // writer's, about to be renamed in.
       const owner = temporaryOwner(name);
       if (owner !== undefined && owner !== process.pid && !alive(owner)) rmSync(this.file(name), { force: true });
     }
@@ -251,14 +284,18 @@ class FolderTaskStore implements TaskStore {
 
   /**
    * What changed after `seq`: the ids the journal names, the task files a watch saw change (other
-   * writers), and, under the lock, tasks created beyond the highest id known. Undefined when the
-   * journal does not reach back to `seq`.
+   * writers; all that differ from what this holder knows when the watch began late), and, under
+   * the lock, tasks created beyond the highest id known. Undefined when the journal does not reach
+   * back to `seq`.
    */
   private deltaSince(seq: number, underLock: boolean): TaskDelta | undefined {
     this.refreshJournal();
     const fromJournal = this.journal.since(seq);
     if (!fromJournal) return undefined;
+    // A folder that did not exist at the first look is watched once it does.
+    this.folderWatch.start();
     const ids = fromJournal.ids;
+    if (this.folderWatch.rescan) for (const id of this.listedElsewhere()) ids.add(id);
     for (const id of this.changedElsewhere()) ids.add(id);
     if (underLock) for (const id of this.createdElsewhere()) ids.add(id);
     const put: TaskRecord[] = [];
@@ -268,7 +305,38 @@ class FolderTaskStore implements TaskStore {
       if (record) put.push(record);
       else removed.push(id);
     }
-    return { seq: this.journal.seq, put, removed, highWaterMark: this.highWaterMark() };
+    return { seq: this.journal.seq, put, removed, highWaterMark: this.highWaterMark(underLock) };
+  }
+
+  /**
+   * The ids of the task files that differ from what this holder knows, found by listing the folder
+   * (those that appeared, changed or vanished): when the watch began after the folder appeared, or
+   * again after an error, what happened before is in no event.
+   */
+  private listedElsewhere(): string[] {
+    this.folderWatch.rescan = false;
+    let names: string[];
+    try {
+      names = readdirSync(this.path);
+    } catch {
+      names = [];
+    }
+    const ids: string[] = [];
+    const listed = new Set<string>();
+    for (const name of names) {
+      const id = taskIdOf(name);
+      if (!id) continue;
+      listed.add(name);
+      let signature: string | undefined;
+      try {
+        signature = signatureOf(lstatSync(this.file(name)));
+      } catch {
+        signature = undefined;
+      }
+      if (signature !== this.known.get(name)?.signature) ids.push(id);
+    }
+    for (const name of this.known.keys()) if (!listed.has(name)) ids.push(taskIdOf(name) as string);
+    return ids;
   }
 
   /** The ids of the task files the watch saw change that this holder did not write (as it last saw them). */
@@ -282,7 +350,7 @@ class FolderTaskStore implements TaskStore {
       } catch {
         signature = undefined;
       }
-      if (signature !== this.known.get(name)) ids.push(taskIdOf(name) as string);
+      if (signature !== this.known.get(name)?.signature) ids.push(taskIdOf(name) as string);
     }
     return ids;
   }
@@ -294,7 +362,7 @@ class FolderTaskStore implements TaskStore {
   private createdElsewhere(): string[] {
     const ids: string[] = [];
     for (
-      let next = Math.max(this.highestId, this.readHighWaterMark()) + 1;
+      let next = Math.max(this.highestId, this.readHighWaterMark(true)) + 1;
       next <= MAX_TASK_ID && exists(this.file(`${next}.json`));
       next += 1
     ) {
@@ -304,30 +372,39 @@ class FolderTaskStore implements TaskStore {
   }
 
   /**
-   * Commits a write (under the lock): temporary files first, then (each checked against the
-   * lock's fence) the task files linked or renamed in, the removals, the journal line, one folder
-   * fsync, and a last check before the call may answer. When a step fails, the steps made visible
-   * are taken back, so "nothing was changed" is true; when that cannot be done (or the lock was
-   * lost after a step was visible), the error says the change may have been saved.
+   * Commits a write (under the list lock): the lock of every existing task file it replaces or
+   * removes taken (each file checked to be the version this holder read), temporary files, then
+   * (each checked against the fences of the list lock and of that task's lock) the task files
+   * linked or renamed in, the removals, the journal line, one folder fsync, and a last check of
+   * every lock before the call may answer. When a step fails, the steps made visible are taken
+   * back, so "nothing was changed" is true; when that cannot be done (or a lock was lost after a
+   * step was visible), the error says the change may have been saved.
    */
-  private commit(write: TaskWrite, fence: LockFence): void {
+  private async commit(write: TaskWrite, locks: TransactionLocks): Promise<void> {
     const highWaterMark = Math.max(write.highWaterMark, ...write.removed.map(Number));
+    const taskLocks = await this.lockTasks(write, locks);
+    const checkAll = () => {
+      locks.check();
+      for (const fence of taskLocks.values()) fence.check();
+    };
     const prepared = this.prepare(write, highWaterMark);
     const undo: Undo[] = [];
     const backups: string[] = [];
     let visible = false;
     try {
       for (const entry of prepared) {
-        fence.check();
+        locks.check();
+        taskLocks.get(entry.name)?.check();
         this.putFile(entry, undo, backups);
         visible = true;
       }
       for (const id of write.removed) {
-        fence.check();
+        locks.check();
+        taskLocks.get(`${id}.json`)?.check();
         this.removeFile(`${id}.json`, undo, backups);
         visible = true;
       }
-      fence.check();
+      checkAll();
       this.journal.append({
         seq: this.journal.seq + 1,
         put: write.put.map((record) => record.id),
@@ -337,7 +414,7 @@ class FolderTaskStore implements TaskStore {
       visible = true;
       undo.push(() => this.journal.retractLast());
       syncFolder(this.path);
-      fence.check();
+      checkAll();
     } catch (error) {
       for (const { temporary } of prepared) rmSync(temporary, { force: true });
       const failure = this.failure(error, visible, undo);
@@ -345,14 +422,62 @@ class FolderTaskStore implements TaskStore {
       throw failure;
     }
     for (const backup of backups) rmSync(backup, { force: true });
-    for (const { name, signature } of prepared) {
+    for (const { name, signature, keys } of prepared) {
       // A rename or link keeps the file's inode, size and mtime: its signature is the temporary's.
-      if (name !== FOLDER_FILES.highWaterMark) this.known.set(name, signature);
+      if (name !== FOLDER_FILES.highWaterMark) this.known.set(name, { signature, keys });
     }
     for (const id of write.removed) this.known.delete(`${id}.json`);
     if (prepared.some(({ name }) => name === FOLDER_FILES.highWaterMark)) this.storedHighWaterMark = highWaterMark;
     for (const record of write.put) this.highestId = Math.max(this.highestId, Number(record.id));
-    this.journal.compactIfNeeded(() => fence.check());
+    this.journal.compactIfNeeded(() => locks.check());
+    // The folder exists now (this may have been its first change): watched from here on.
+    this.folderWatch.start();
+  }
+
+  /**
+   * Takes the lock of every existing task file `write` replaces or removes, as Claude Code 2.1.332
+   * takes it to update or delete that task (a new task needs none: Claude Code creates under the
+   * list lock, held already), in id order; then checks under those locks that each file is still
+   * the version this holder read. Resolves to each file's fence; the locks are released when the
+   * transaction ends. @throws ListFileError when a file changed or vanished meanwhile (nothing was
+   * changed), or a lock cannot be had.
+   */
+  private async lockTasks(write: TaskWrite, locks: TransactionLocks): Promise<Map<string, LockFence>> {
+    const replaced = write.put.map((record) => record.id).filter((id) => this.known.has(`${id}.json`));
+    const removed = write.removed.filter((id) => this.known.has(`${id}.json`) || exists(this.file(`${id}.json`)));
+    const fences = new Map<string, LockFence>();
+    for (const id of [...new Set([...replaced, ...removed])].sort((a, b) => Number(a) - Number(b))) {
+      fences.set(`${id}.json`, await locks.hold(this.lock.taskLock(id)));
+    }
+    for (const id of replaced) this.checkUnchanged(`${id}.json`, true);
+    for (const id of removed) this.checkUnchanged(`${id}.json`, false);
+    return fences;
+  }
+
+  /**
+   * Checks (under the task's lock) that task file `name` is the version this holder read or wrote:
+   * another writer's update or delete made since (Claude Code's, under that lock alone, or its
+   * reset of a completed list) is never written over, and a deleted task never written back from
+   * what this holder remembers. A file to remove that is gone already is fine.
+   * @throws ListFileError (nothing was changed); the file is read again at the next look.
+   */
+  private checkUnchanged(name: string, replacing: boolean): void {
+    const path = this.file(name);
+    let signature: string | undefined;
+    try {
+      signature = signatureOf(lstatSync(path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new ListFileError(`${path}: cannot be read (${codeOf(error)}); nothing was changed`);
+      }
+      signature = undefined;
+    }
+    if (signature === this.known.get(name)?.signature || (signature === undefined && !replacing)) return;
+    this.folderWatch.dirty.add(name);
+    if (signature === undefined) throw vanished(path);
+    throw new ListFileError(
+      `${path}: was changed by another writer while this change was being made (Claude Code updates a task under that task's lock alone); nothing was changed: read the task again before changing it`,
+    );
   }
 
   /**
@@ -374,7 +499,12 @@ class FolderTaskStore implements TaskStore {
       undo.push(() => renameSync(backup, path));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      // Gone meanwhile (deleted by another writer): the put makes it anew.
+      if (entry.name !== FOLDER_FILES.highWaterMark) {
+        // Deleted since it was checked under its lock (by a writer that ignores the lock): a task
+        // deleted is never written back.
+        this.folderWatch.dirty.add(entry.name);
+        throw vanished(path);
+      }
       undo.push(() => unlinkSync(path));
     }
     renameSync(entry.temporary, path);
@@ -461,21 +591,26 @@ class FolderTaskStore implements TaskStore {
    * visible: when one cannot be written (a full disk), none is, and nothing changed.
    */
   private prepare(write: TaskWrite, highWaterMark: number): Prepared[] {
-    const files = write.put.map((record) => ({
-      name: `${record.id}.json`,
-      data: formatTaskFile(record),
-      fresh: !this.known.has(`${record.id}.json`),
-    }));
+    const files = write.put.map((record) => {
+      const known = this.known.get(`${record.id}.json`);
+      // An update is written as Claude Code writes one: the keys the file held in their order, new ones last.
+      return {
+        name: `${record.id}.json`,
+        data: formatTaskFile(record, known?.keys),
+        keys: keysOf(record),
+        fresh: !known,
+      };
+    });
     // Claude Code takes a new id above the highest file name and the high-water mark: once the
     // highest tasks are gone only the mark keeps their ids from coming back.
     const highestStays = !write.removed.includes(String(highWaterMark)) && exists(this.file(`${highWaterMark}.json`));
     if (write.removed.length && highWaterMark > this.readHighWaterMark() && !highestStays) {
-      files.push({ name: FOLDER_FILES.highWaterMark, data: String(highWaterMark), fresh: false });
+      files.push({ name: FOLDER_FILES.highWaterMark, data: String(highWaterMark), keys: 0, fresh: false });
     }
     const prepared: Prepared[] = [];
     try {
-      for (const { name, data, fresh } of files) {
-        const entry = { temporary: temporaryPath(this.file(name)), name, signature: '', fresh };
+      for (const { name, data, keys, fresh } of files) {
+        const entry = { temporary: temporaryPath(this.file(name)), name, signature: '', keys, fresh };
         prepared.push(entry);
         entry.signature = signatureOf(writeDurably(entry.temporary, Buffer.from(data, 'utf8')));
       }
