@@ -92,8 +92,19 @@ function run(command: string, args: string[], options: { cwd?: string; timeoutMs
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The last lines of an npm error, for a message a person can act on. */
+/** The last lines of a command's output, for a message a person can act on. */
 const tail = (text: string) => text.trim().split('\n').slice(-6).join('\n');
+
+/** What `npm pack --json` said went wrong (its `error.summary`), else the end of its output. */
+function npmFailure(fetched: Run): string {
+  try {
+    const said = JSON.parse(fetched.stdout) as { error?: { summary?: string } };
+    if (said.error?.summary) return said.error.summary;
+  } catch {
+    // Not JSON: an npm that does not know --json, or no npm at all.
+  }
+  return tail(fetched.stderr || fetched.stdout);
+}
 
 /**
  * Fetches the native package's tarball into `folder` with npm (its own cache inside `folder`, so
@@ -116,6 +127,8 @@ async function fetchTarball(spec: string, folder: string): Promise<string> {
         '--cache',
         join(folder, 'npm-cache'),
         '--json',
+        // npm's own retries (ten seconds and more apart) are left to the tries here.
+        '--fetch-retries=0',
         '--no-audit',
         '--no-fund',
       ],
@@ -125,7 +138,7 @@ async function fetchTarball(spec: string, folder: string): Promise<string> {
     if (fetched.code === 0 && tarball) return join(folder, tarball);
     last = fetched.timedOut
       ? `npm pack ${spec} was still running after ${Math.round(left / 1000)} s`
-      : `npm pack ${spec} exited ${fetched.code}: ${tail(fetched.stderr || fetched.stdout)}`;
+      : `npm pack ${spec} exited ${fetched.code}: ${npmFailure(fetched)}`;
     if (attempt < TRIES) await sleep(Math.min(2000 * attempt, Math.max(0, deadline - Date.now())));
   }
   throw new Error(
