@@ -1,5 +1,8 @@
 /** stdio: one conversation for the process; stdout carries the protocol only. */
+import { homedir } from 'node:os';
+import { claudeListId, claudeTaskFolder } from '@raider/file-store';
 import { type Conversation, createConversation, settingsOf } from './conversation/conversation.js';
+import { claudeSessionList } from './lists/claude-session-list.js';
 import { listFor } from './lists/list-handle.js';
 import { closePostgresLists } from './lists/postgres-lists.js';
 import { projectListId } from './lists/project-list.js';
@@ -30,7 +33,9 @@ export interface StdioServer {
 /**
  * Serves one conversation over this process's stdin and stdout. Its list: `options.list`, else,
  * with a data dir, the project's (from CLAUDE_PROJECT_DIR, else the working directory), so a
- * project's tasks survive restarts.
+ * project's tasks survive restarts. With --claude-tasks and the list found from
+ * CLAUDE_CODE_SESSION_ID, the list follows the session's folder when Claude Code moves it into
+ * its team's (`claudeSessionList`).
  */
 export async function startStdio(
   options: ServerOptions,
@@ -39,7 +44,9 @@ export async function startStdio(
 ): Promise<StdioServer> {
   const durable = options.dataDir ?? (options.databaseUrl ? 'the database' : undefined);
   const id = options.list ?? (durable ? projectListId(env.CLAUDE_PROJECT_DIR ?? process.cwd()) : undefined);
-  const list = listFor(options, id, { log });
+  const list = followsClaudeSession(options, env)
+    ? claudeSessionList(env, homeOf(env), log)
+    : listFor(options, id, { log });
   if (list) log.info(`list ${list.id}${durable ? ` in ${durable}` : ' (in memory)'}`);
   const conversation = createConversation({
     ...settingsOf(options),
@@ -80,4 +87,19 @@ export async function startStdio(
       markClosed({ reason, failed: false });
     },
   };
+}
+
+const homeOf = (env: NodeJS.ProcessEnv) => env.HOME || homedir();
+
+/**
+ * True when the list is Claude Code's session's, found from CLAUDE_CODE_SESSION_ID
+ * (--claude-tasks, neither CLAUDE_CODE_TASK_LIST_ID nor --list naming another): then it may move
+ * while the server runs.
+ */
+function followsClaudeSession(options: ServerOptions, env: NodeJS.ProcessEnv): boolean {
+  if (!options.claudeTasks || options.databaseUrl !== undefined || options.list === undefined) return false;
+  const claude = claudeTaskFolder(env, homeOf(env));
+  if (claude.sessionId === undefined || claude.dataDir !== options.dataDir) return false;
+  // The session's own id too: Claude Code may have moved the folder since the options were read.
+  return options.list === claude.listId || options.list === claudeListId(claude.sessionId);
 }

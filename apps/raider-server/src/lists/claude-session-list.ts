@@ -1,0 +1,131 @@
+/**
+ * The list of a Claude Code session (--claude-tasks, the list found from CLAUDE_CODE_SESSION_ID),
+ * followed when Claude Code moves the session's tasks while the server runs: with agent teams,
+ * Claude Code makes the session's implicit team and renames the session's folder
+ * `tasks/<session id>/` to `tasks/session-<first 8 characters>/`, and its task panel shows that
+ * folder from then on. A server that kept the old path would write into a folder nobody shows
+ * (and make it again).
+ *
+ * What no server can follow: after `/clear` without agent teams Claude Code takes a new session id
+ * and a new folder, and a running server is never told the new id (its CLAUDE_CODE_SESSION_ID stays
+ * the old one). Only CLAUDE_CODE_TASK_LIST_ID keeps both on one folder across `/clear`.
+ */
+import { claudeListId, claudeTaskFolder } from '@raider/file-store';
+import type { ListStore, TaskStore } from '@raider/todo-tools';
+import type { Logger } from '../log.js';
+import { folderList } from './folder-lists.js';
+import type { ListHandle, WholeSection } from './list-handle.js';
+
+/** A listener of the handle's watch, moved to each folder the list follows. */
+interface Watcher {
+  onChange: () => void;
+  stop: () => void;
+}
+
+/**
+ * The session's list as Claude Code finds it (`claudeTaskFolder(env, home)`), for one
+ * conversation, followed at each call while it is still the session's own folder: once Claude
+ * Code has moved the session's tasks into its team's folder, the calls go there, the conversation
+ * reads that folder whole once, and its watchers are moved with it (and woken, so subscribers
+ * catch up). After the first move the list stays where it is: Claude Code does not move a team's
+ * list again (after `/clear` it notes it in the new session's `.session-list` and goes on with
+ * it). Each call while on the session's own folder costs one `lstat` (of the team's folder).
+ * @throws TypeError when `env` names no session (CLAUDE_CODE_SESSION_ID unset, or
+ * CLAUDE_CODE_TASK_LIST_ID set): there is nothing to follow.
+ */
+export function claudeSessionList(
+  env: Record<string, string | undefined>,
+  home: string,
+  log: Logger | undefined,
+): ListHandle {
+  const found = claudeTaskFolder(env, home);
+  if (found.sessionId === undefined || found.listId === undefined) {
+    throw new TypeError('claudeSessionList: expected CLAUDE_CODE_SESSION_ID without CLAUDE_CODE_TASK_LIST_ID');
+  }
+  const { dataDir } = found;
+  const own = claudeListId(found.sessionId);
+  let current = { id: found.listId, handle: folderList(dataDir, found.listId, log) };
+  // After a move the conversation's next catch-up is a whole read of the new folder: its change
+  // feed's numbers are not the old folder's.
+  let reload = false;
+  let released = false;
+  const watchers = new Set<Watcher>();
+
+  const moveTo = (next: string) => {
+    const old = current;
+    try {
+      current = { id: next, handle: folderList(dataDir, next, log) };
+    } catch (error) {
+      log?.warn(`list ${old.id}: cannot follow Claude Code to ${next} (${(error as Error).message}); staying`);
+      return;
+    }
+    reload = true;
+    for (const watcher of watchers) {
+      watcher.stop();
+      watcher.stop = current.handle.watch(watcher.onChange);
+    }
+    old.handle.release();
+    log?.info(`list ${old.id}: Claude Code moved this session's tasks to ${next} (its team's folder); following it`);
+    // Woken after the call that noticed the move, so that none runs inside it.
+    setImmediate(() => {
+      if (released) return;
+      for (const watcher of watchers) watcher.onChange();
+    });
+  };
+  const follow = () => {
+    if (released || current.id !== own) return;
+    const next = claudeTaskFolder(env, home).listId;
+    if (next !== undefined && next !== current.id) moveTo(next);
+  };
+
+  const tasks: TaskStore = {
+    load: () => {
+      follow();
+      reload = false;
+      return current.handle.tasks().load();
+    },
+    changesSince: async (seq) => {
+      follow();
+      return reload ? undefined : current.handle.tasks().changesSince(seq);
+    },
+    transact: (seq, fn) => {
+      follow();
+      const since = reload ? -1 : seq;
+      reload = false;
+      return current.handle.tasks().transact(since, fn);
+    },
+  };
+  return {
+    get id() {
+      return current.id;
+    },
+    tasks: () => tasks,
+    store<T>(section: WholeSection): ListStore<T> {
+      return {
+        load: () => {
+          follow();
+          return current.handle.store<T>(section).load();
+        },
+        transact: (fn) => {
+          follow();
+          return current.handle.store<T>(section).transact(fn);
+        },
+      };
+    },
+    watch(onChange) {
+      const watcher: Watcher = { onChange, stop: current.handle.watch(onChange) };
+      watchers.add(watcher);
+      return () => {
+        watcher.stop();
+        watchers.delete(watcher);
+      };
+    },
+    release() {
+      if (released) return;
+      released = true;
+      for (const watcher of watchers) watcher.stop();
+      watchers.clear();
+      current.handle.release();
+    },
+  };
+}
