@@ -404,7 +404,8 @@ class FolderTaskStore implements TaskStore {
         this.removeFile(`${id}.json`, undo, backups);
         visible = true;
       }
-      checkAll();
+      // The task files are all in: their locks are checked again before the answer.
+      locks.check();
       this.journal.append({
         seq: this.journal.seq + 1,
         put: write.put.map((record) => record.id),
