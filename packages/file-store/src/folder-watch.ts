@@ -97,6 +97,8 @@ export class FolderWatch {
 
   /** Watches the folder itself; false when it cannot be (it does not exist, or no watch is left). */
   private watchFolder(): boolean {
+    // Once: an event the parent's watch queued before it was closed must not add a second watch.
+    if (this.watcher) return true;
     let watcher: FSWatcher;
     try {
       watcher = watch(this.path, { persistent: false }, (_event, name) => this.seen(name?.toString()));
