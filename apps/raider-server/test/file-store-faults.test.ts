@@ -29,7 +29,8 @@ const LIST = 'team';
 const STALE_MS = 10_000;
 
 async function server(dir: string) {
-  const { client, transport } = await stdioClient(['--data-dir', dir, '--list', LIST]);
+  // Room for every create of a burst (the default 1 000 would refuse them after a while).
+  const { client, transport } = await stdioClient(['--data-dir', dir, '--list', LIST, '--max-tasks', '1000000']);
   const pid = (transport as StdioClientTransport).pid as number;
   open.push({ client, pid });
   return { client, pid };
