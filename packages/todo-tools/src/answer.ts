@@ -2,9 +2,9 @@
  * What the task tools and todo_write answer: a text, an error flag, and for an MCP result the
  * structured content beside the text. Every rejection reads `Error: <what was wrong>`.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { formatIssues } from './schema-fields.js';
+import type { ToolCallResult } from './tool-definition.js';
 import type { ToolAnswer } from './types.js';
 
 /** An answer with the structured content the MCP tool returns beside the text. */
@@ -53,11 +53,12 @@ export function storeProblem(list: 'task' | 'todo', error: unknown): Answer {
 }
 
 /**
- * An answer as an MCP tool result: the text, and with `structured` (structured output on) the
- * `structuredContent` beside it unless it is an error. Without it the model reads the text.
+ * An answer as a tool result (the same under every SDK): the text, and with `structured`
+ * (structured output on) the `structuredContent` beside it unless it is an error. Without it the
+ * model reads the text.
  */
-export function toResult(answer: Answer, structured: boolean): CallToolResult {
-  const content = [{ type: 'text' as const, text: answer.text }];
+export function toResult(answer: Answer, structured: boolean): ToolCallResult {
+  const content: ToolCallResult['content'] = [{ type: 'text', text: answer.text }];
   if (answer.isError) return { content, isError: true };
   return structured ? { content, structuredContent: answer.structured ?? {} } : { content };
 }

@@ -1,3 +1,5 @@
+// The `.` entry: the tools on MCP SDK v1 (`@modelcontextprotocol/sdk`); `./v2` (v2/index.ts) is the
+// same on SDK v2. Everything but TodoTools, TodoTool and the registrar types is shared by both.
 export { InvalidListError, InvalidOptionError, TodoListError } from './errors.js';
 export type { TodoLimits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';
@@ -18,9 +20,11 @@ export type { TodoGuidance } from './todo/todo-guidance.js';
 export { TODO_GUIDANCE } from './todo/todo-guidance.js';
 export { replay } from './todo/todo-replay.js';
 export { isImmutableTasks } from './todo/todo-state.js';
-export type { TodoToolOptions } from './todo/todo-tool.js';
-export { TodoTool } from './todo/todo-tool.js';
+export type { TodoToolOptions } from './todo/todo-tool-core.js';
 export type { TodoAction, TodoDetails, TodoResult, TodoSnapshot, TodoTask, TodoTaskStatus } from './todo/todo-types.js';
-export type { TodoToolsOptions } from './todo-tools.js';
-export { TodoTools } from './todo-tools.js';
+export type { TodoToolsOptions } from './todo-tools-core.js';
+export type { JsonSchema, ToolCallContext, ToolCallResult, ToolDefinition, ToolHints } from './tool-definition.js';
 export type { TaskEvent, TaskItem, TaskListChange, TodoItem, TodoStatus, ToolAnswer } from './types.js';
+export { TodoTool } from './v1/todo-tool.js';
+export { TodoTools } from './v1/todo-tools.js';
+export type { ToolConfig, ToolExtra, ToolRegistrar } from './v1/tool-registrar.js';

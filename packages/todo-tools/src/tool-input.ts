@@ -7,10 +7,12 @@
  *
  * So a tool is registered with an *advertised* schema: what clients see in tools/list is exactly
  * the JSON Schema of the real one (types, limits, descriptions, no unknown keys), while the SDK's
- * own check lets any object through to the tool.
+ * own check lets any object through to the tool. An advertised schema is a zod schema (what v1
+ * takes) whose JSON Schema (`jsonSchemaOf`) is also handed to the SDKs that take JSON (v2).
  */
 import { z } from 'zod';
 import { received } from './received.js';
+import type { JsonSchema } from './tool-definition.js';
 
 /**
  * The JSON Schema of any JSON value, spelled with typed branches: an empty schema `{}` accepts
@@ -112,4 +114,28 @@ export function advertisedOutput(shape: z.ZodRawShape): z.ZodObject {
     advertisedShape[key] = required.has(key) ? z.unknown().meta(property) : z.unknown().optional().meta(property);
   }
   return opaque(z.object(advertisedShape), 'output');
+}
+
+/** `value` and everything in it frozen (a JSON Schema shared by every object with the same limits). */
+function deepFrozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFrozen(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+// Each advertised schema's JSON Schema is written once.
+const jsonOf = { input: new WeakMap<z.ZodObject, JsonSchema>(), output: new WeakMap<z.ZodObject, JsonSchema>() };
+
+/**
+ * The JSON Schema of an advertised schema exactly as the v1 SDK writes it in tools/list (zod's
+ * draft-07 output, `$schema` included), frozen: what every SDK major shows clients.
+ */
+export function jsonSchemaOf(schema: z.ZodObject, io: 'input' | 'output'): JsonSchema {
+  const known = jsonOf[io].get(schema);
+  if (known) return known;
+  const made = deepFrozen(z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>);
+  jsonOf[io].set(schema, made);
+  return made;
 }

@@ -5,6 +5,9 @@
  * model is trained on) and declare no output schema (the MCP specification requires structured
  * content from a tool that declares one). A client that wants data turns structured output on.
  */
+import type { z } from 'zod';
+import type { ToolDefinition, ToolHints } from './tool-definition.js';
+import { jsonSchemaOf } from './tool-input.js';
 
 /** The presentation options every family takes (TodoTools, TodoTool). */
 export interface ToolPresentation {
@@ -29,16 +32,32 @@ export function presentationOf(options: Partial<ToolPresentation>): ToolPresenta
   };
 }
 
+/** A tool before presentation: both schemas advertised (see tool-input.ts), the handler answering as presented. */
+export interface ToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: z.ZodObject;
+  outputSchema: z.ZodObject;
+  annotations: ToolHints;
+  handler: ToolDefinition['handler'];
+}
+
 /**
- * A tool's registration config as `presentation` wants it: its output schema only with
- * structured output, and Claude Code's always-load mark when asked for.
+ * A tool's definition as `presentation` wants it: its output schema only with structured output,
+ * and Claude Code's always-load mark when asked for. Frozen.
  */
-export function presented<C extends { outputSchema?: unknown; _meta?: Record<string, unknown> }>(
-  config: C,
-  presentation: ToolPresentation,
-): C {
-  const { outputSchema, ...rest } = config;
-  const shown = (presentation.structuredOutput ? { ...rest, outputSchema } : rest) as C;
-  if (presentation.alwaysLoad) shown._meta = { ...config._meta, 'anthropic/alwaysLoad': true };
-  return shown;
+export function presented(spec: ToolSpec, presentation: ToolPresentation): ToolDefinition {
+  const { outputSchema, ...rest } = spec;
+  const output = presentation.structuredOutput
+    ? { outputSchema, outputJsonSchema: jsonSchemaOf(outputSchema, 'output') }
+    : {};
+  const meta = presentation.alwaysLoad ? { _meta: Object.freeze({ 'anthropic/alwaysLoad': true }) } : {};
+  return Object.freeze({
+    ...rest,
+    inputJsonSchema: jsonSchemaOf(spec.inputSchema, 'input'),
+    ...output,
+    annotations: Object.freeze({ ...spec.annotations }),
+    ...meta,
+  });
 }

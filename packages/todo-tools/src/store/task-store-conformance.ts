@@ -4,7 +4,7 @@
  * The test functions are passed in (vitest's, or another runner's of the same shape), so the
  * package does not depend on a test runner.
  */
-import { TodoTools } from '../todo-tools.js';
+import { TodoToolsCore as TodoTools } from '../todo-tools-core.js';
 import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from './task-store.js';
 
 /** The test functions the suite registers its tests with (vitest's `describe`, `it`, `expect`). */

@@ -1,9 +1,8 @@
 /**
  * The task tools of seed 000 (task_create, task_update, task_list, task_get): what each does and
- * answers, on one task list held in memory and, with a store, kept there between calls. The
- * TodoTools facade mounts them; this module holds their logic.
+ * answers, on one task list held in memory and, with a store, kept there between calls, and their
+ * definitions as tools (no SDK: the entries' adapters mount them). The TodoTools facade holds one.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { type Answer, invalid, rejected, storeProblem, toResult } from '../answer.js';
 import { InvalidListError } from '../errors.js';
@@ -12,8 +11,9 @@ import { tooDeeplyNested } from '../metadata.js';
 import { formatIssues } from '../schema-fields.js';
 import { serial } from '../serial.js';
 import { isSnapshot, MAX_TASK_ID, type TaskCatchUp, type TaskRecord, type TaskStore } from '../store/task-store.js';
+import type { ToolDefinition } from '../tool-definition.js';
 import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
-import { presented, type ToolPresentation } from '../tool-presentation.js';
+import { presented, type ToolPresentation, type ToolSpec } from '../tool-presentation.js';
 import type { TaskEvent, TaskItem, TaskListChange } from '../types.js';
 import { repairCreate, repairTaskId, repairUpdate } from './claude-repairs.js';
 import {
@@ -189,6 +189,8 @@ export class TaskTools {
   private readonly claimedHere = new Set<string>();
   /** Wakes this object when the first lease of the list ends (so observers hear of the lapse at its deadline). */
   private lapseTimer: { at: number; timer: NodeJS.Timeout } | undefined;
+  private builtDefinitions: readonly ToolDefinition[] | undefined;
+  private builtClaimDefinitions: readonly ToolDefinition[] | undefined;
 
   constructor(private readonly options: TaskToolsOptions) {
     this.schemas = schemasFor(options.limits);
@@ -199,96 +201,82 @@ export class TaskTools {
     return this.options.presentation.structuredOutput;
   }
 
-  /** Mounts task_create, task_update, task_list and task_get on `server`. */
-  register(server: McpServer): void {
-    server.registerTool(
-      'task_create',
-      presented(
-        {
-          title: 'Create task',
-          description: 'Add a task to the task list (starts pending). Use for multi-step work; one task per step.',
-          inputSchema: advertised(this.schemas.create),
-          outputSchema: ADVERTISED_OUTPUT.create,
-          annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
+  /** task_create, task_update, task_list and task_get as definitions, built once (mounted by an SDK adapter). */
+  definitions(): readonly ToolDefinition[] {
+    this.builtDefinitions ??= Object.freeze([
+      this.defined({
+        name: 'task_create',
+        title: 'Create task',
+        description: 'Add a task to the task list (starts pending). Use for multi-step work; one task per step.',
+        inputSchema: advertised(this.schemas.create),
+        outputSchema: ADVERTISED_OUTPUT.create,
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
+        handler: async (args) => toResult(await this.create(args), this.structured),
+      }),
+      this.defined({
+        name: 'task_update',
+        title: 'Update task',
+        description:
+          'Change a task by id: status (in_progress when you start, completed when done, deleted removes it), fields, owner, metadata (merged; null removes a key), dependencies.',
+        inputSchema: advertised(this.schemas.update),
+        outputSchema: ADVERTISED_OUTPUT.update,
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, ...CLOSED_WORLD },
+        handler: async (args, context) => toResult(await this.update(args, context.signal), this.structured),
+      }),
+      this.defined({
+        name: 'task_list',
+        title: 'List tasks',
+        description: 'List all tasks: id, status, subject, owner and unfinished blockers.',
+        inputSchema: advertised(this.schemas.list),
+        outputSchema: ADVERTISED_OUTPUT.list,
+        annotations: { readOnlyHint: true, ...CLOSED_WORLD },
+        handler: async (args) => {
+          const parsed = this.schemas.list.safeParse(args);
+          return toResult(
+            parsed.success ? await this.read(() => this.listAnswer()) : invalid(parsed.error),
+            this.structured,
+          );
         },
-        this.options.presentation,
-      ),
-      async (args) => toResult(await this.create(args), this.structured),
-    );
-    server.registerTool(
-      'task_update',
-      presented(
-        {
-          title: 'Update task',
-          description:
-            'Change a task by id: status (in_progress when you start, completed when done, deleted removes it), fields, owner, metadata (merged; null removes a key), dependencies.',
-          inputSchema: advertised(this.schemas.update),
-          outputSchema: ADVERTISED_OUTPUT.update,
-          annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, ...CLOSED_WORLD },
+      }),
+      this.defined({
+        name: 'task_get',
+        title: 'Get task',
+        description: 'Show one task in full by id.',
+        inputSchema: advertised(this.schemas.get),
+        outputSchema: ADVERTISED_OUTPUT.get,
+        annotations: { readOnlyHint: true, ...CLOSED_WORLD },
+        handler: async (args) => {
+          const parsed = this.schemas.get.safeParse(repairTaskId(args));
+          return toResult(
+            parsed.success ? await this.read(() => this.getAnswer(parsed.data.taskId)) : invalid(parsed.error),
+            this.structured,
+          );
         },
-        this.options.presentation,
-      ),
-      async (args, extra) => toResult(await this.update(args, extra.signal), this.structured),
-    );
-    server.registerTool(
-      'task_list',
-      presented(
-        {
-          title: 'List tasks',
-          description: 'List all tasks: id, status, subject, owner and unfinished blockers.',
-          inputSchema: advertised(this.schemas.list),
-          outputSchema: ADVERTISED_OUTPUT.list,
-          annotations: { readOnlyHint: true, ...CLOSED_WORLD },
-        },
-        this.options.presentation,
-      ),
-      async (args) => {
-        const parsed = this.schemas.list.safeParse(args);
-        return toResult(
-          parsed.success ? await this.read(() => this.listAnswer()) : invalid(parsed.error),
-          this.structured,
-        );
-      },
-    );
-    server.registerTool(
-      'task_get',
-      presented(
-        {
-          title: 'Get task',
-          description: 'Show one task in full by id.',
-          inputSchema: advertised(this.schemas.get),
-          outputSchema: ADVERTISED_OUTPUT.get,
-          annotations: { readOnlyHint: true, ...CLOSED_WORLD },
-        },
-        this.options.presentation,
-      ),
-      async (args) => {
-        const parsed = this.schemas.get.safeParse(repairTaskId(args));
-        return toResult(
-          parsed.success ? await this.read(() => this.getAnswer(parsed.data.taskId)) : invalid(parsed.error),
-          this.structured,
-        );
-      },
-    );
+      }),
+    ]);
+    return this.builtDefinitions;
   }
 
-  /** Mounts task_claim on `server` (opt-in: a tool definition costs context). */
-  registerClaim(server: McpServer): void {
-    server.registerTool(
-      'task_claim',
-      presented(
-        {
-          title: 'Claim task',
-          description:
-            'Take a task for an owner, atomically (sets owner and in_progress; no two agents get the same task). Without taskId, takes the lowest-id free task (pending, unowned, not blocked). With leaseSeconds the claim lapses unless you update the task within that time.',
-          inputSchema: advertised(this.schemas.claim),
-          outputSchema: ADVERTISED_OUTPUT.claim,
-          annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
-        },
-        this.options.presentation,
-      ),
-      async (args) => toResult(await this.claim(args), this.structured),
-    );
+  /** task_claim as a definition, built once (opt-in: a tool definition costs context). */
+  claimDefinitions(): readonly ToolDefinition[] {
+    this.builtClaimDefinitions ??= Object.freeze([
+      this.defined({
+        name: 'task_claim',
+        title: 'Claim task',
+        description:
+          'Take a task for an owner, atomically (sets owner and in_progress; no two agents get the same task). Without taskId, takes the lowest-id free task (pending, unowned, not blocked). With leaseSeconds the claim lapses unless you update the task within that time.',
+        inputSchema: advertised(this.schemas.claim),
+        outputSchema: ADVERTISED_OUTPUT.claim,
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
+        handler: async (args) => toResult(await this.claim(args), this.structured),
+      }),
+    ]);
+    return this.builtClaimDefinitions;
+  }
+
+  /** A tool of this list as its presentation wants it. */
+  private defined(spec: ToolSpec): ToolDefinition {
+    return presented(spec, this.options.presentation);
   }
 
   /** What task_claim does and answers, from raw arguments. */

@@ -3,7 +3,6 @@
  * keeps it in a store when there is one, hands it to `onUpdate` and renders the answer. It holds
  * no list of its own.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { type Answer, rejected, storeProblem, toResult } from '../answer.js';
 import { TodoListError } from '../errors.js';
@@ -11,6 +10,7 @@ import { perLimits, type TodoLimits } from '../limits.js';
 import { received } from '../received.js';
 import { objectError, status, TASK_STATUSES, text } from '../schema-fields.js';
 import type { ListStore, TodoWriteState } from '../store/list-store.js';
+import type { ToolDefinition } from '../tool-definition.js';
 import { advertised, advertisedOutput } from '../tool-input.js';
 import { presented, type ToolPresentation } from '../tool-presentation.js';
 import type { TodoItem } from '../types.js';
@@ -113,11 +113,11 @@ const todoSchema = z.object({
 /** todo_write's output schema as registered, built once for every object (see advertisedOutput). */
 const ADVERTISED_OUTPUT = advertisedOutput({ todos: z.array(todoSchema) });
 
-/** What todo_write is built from (TodoTools hands its options on). */
 // One set of schemas per distinct limits, shared by every conversation with the same.
 const itemSchemaFor = perLimits(todoItemSchema);
 const writeSchemaFor = perLimits(todoWriteSchema);
 
+/** What todo_write is built from (TodoTools hands its options on). */
 export interface TodoWriteOptions {
   limits: Readonly<TodoLimits>;
   onUpdate: ((list: TodoItem[]) => void) | undefined;
@@ -130,29 +130,31 @@ export interface TodoWriteOptions {
 export class TodoWrite {
   private readonly itemSchema: ReturnType<typeof todoItemSchema>;
   private readonly writeSchema: ReturnType<typeof todoWriteSchema>;
+  private builtDefinitions: readonly ToolDefinition[] | undefined;
 
   constructor(private readonly options: TodoWriteOptions) {
     this.itemSchema = itemSchemaFor(options.limits);
     this.writeSchema = writeSchemaFor(options.limits);
   }
 
-  /** Mounts todo_write on `server`. */
-  register(server: McpServer): void {
-    server.registerTool(
-      'todo_write',
+  /** todo_write as a definition, built once (mounted by an SDK adapter). */
+  definitions(): readonly ToolDefinition[] {
+    this.builtDefinitions ??= Object.freeze([
       presented(
         {
+          name: 'todo_write',
           title: 'Write todo list',
           description:
             'Replace the todo list: send the whole list every time. At most one item in_progress; mark items completed as soon as they are done.',
           inputSchema: advertised(this.writeSchema),
           outputSchema: ADVERTISED_OUTPUT,
           annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+          handler: async (args) => toResult(await this.write(args), this.options.presentation.structuredOutput),
         },
         this.options.presentation,
       ),
-      async (args) => toResult(await this.write(args), this.options.presentation.structuredOutput),
-    );
+    ]);
+    return this.builtDefinitions;
   }
 
   /** The list as todo_write stores it, or a TodoListError naming the first wrong item. */

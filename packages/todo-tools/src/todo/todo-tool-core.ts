@@ -1,10 +1,10 @@
 /**
- * TodoTool: the one-tool `todo` family of @juicesharp/rpiv-todo (seed 002) as an MCP tool.
+ * TodoToolCore: the one-tool `todo` family of @juicesharp/rpiv-todo (seed 002), with no MCP SDK:
+ * its direct API (`call`, `callAsync`, …) and its definition as a tool. Each entry's `TodoTool`
+ * (`.` for SDK v1, `./v2` for SDK v2) is this class plus `register` and `server` for its SDK.
  * One object holds one list; every result carries the whole state (`details`) so a transcript
  * can rebuild it with `replay`.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { storeFailure } from '../answer.js';
 import { InvalidListError } from '../errors.js';
@@ -13,9 +13,9 @@ import { tooDeeplyNested } from '../metadata.js';
 import { serial } from '../serial.js';
 import type { ListStore } from '../store/list-store.js';
 import { runStored } from '../store/stored-call.js';
+import type { ToolCallResult, ToolDefinition } from '../tool-definition.js';
 import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
 import { presentationOf, presented, type ToolPresentation } from '../tool-presentation.js';
-import { VERSION } from '../version.js';
 import { guidanceText, type TodoGuidance } from './todo-guidance.js';
 import { readParams, TODO_ACTIONS, TODO_STATUSES } from './todo-params.js';
 import { readSnapshot } from './todo-replay.js';
@@ -106,12 +106,12 @@ const OUTPUT = {
 const ADVERTISED_OUTPUT = advertisedOutput(OUTPUT);
 
 /**
- * rpiv-todo's `todo` tool: actions create, update, list, get, delete and clear on one list, with
- * tombstones, dependency checks before any change, and a result that carries the whole state.
- * Create, update, get and delete do not grow with the list (the result's snapshot is an array of
- * shared, frozen task objects); list is linear.
+ * rpiv-todo's `todo` tool without an SDK (see each entry's `TodoTool`): actions create, update,
+ * list, get, delete and clear on one list, with tombstones, dependency checks before any change,
+ * and a result that carries the whole state. Create, update, get and delete do not grow with the
+ * list (the result's snapshot is an array of shared, frozen task objects); list is linear.
  */
-export class TodoTool {
+export class TodoToolCore {
   /** The limits in force. */
   readonly limits: Readonly<TodoLimits>;
   private readonly state = new TodoState();
@@ -122,7 +122,7 @@ export class TodoTool {
   readonly instructions: string;
   /** Runs stored calls one after another, so two of them never interleave in this object. */
   private readonly queue = serial();
-  private built: McpServer | undefined;
+  private builtDefinitions: readonly ToolDefinition[] | undefined;
   private readonly presentation: ToolPresentation;
 
   /** @throws InvalidListError (a TypeError) when `options.snapshot` does not validate, or `options.guidance` is not text. */
@@ -240,41 +240,36 @@ export class TodoTool {
     this.state.load(valid);
   }
 
-  /** Mounts the MCP tool `todo` on a server you own. */
-  register(server: McpServer): void {
-    server.registerTool(
-      'todo',
+  /**
+   * The tool `todo` on this object's list, as an SDK-neutral definition (what `register` mounts).
+   * Built once: every call returns the same frozen array.
+   */
+  definitions(): readonly ToolDefinition[] {
+    this.builtDefinitions ??= Object.freeze([
       presented(
         {
+          name: 'todo',
           title: 'Todo list',
           description:
             'Plan and track multi-step work: action create, update, list, get, delete (tombstone) or clear. Ids are integers; keep one task in_progress.',
           inputSchema: advertised(INPUT),
           outputSchema: ADVERTISED_OUTPUT,
           annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+          handler: async (args): Promise<ToolCallResult> => {
+            const result = await this.callAsync(args);
+            // The model reads content[0].text, the summary (seed 002); the snapshot goes along only
+            // when structured output is on.
+            const out: ToolCallResult = this.presentation.structuredOutput
+              ? { content: result.content, structuredContent: result.details as unknown as Record<string, unknown> }
+              : { content: result.content };
+            if (result.details.error !== undefined) out.isError = true;
+            return out;
+          },
         },
         this.presentation,
       ),
-      async (args): Promise<CallToolResult> => {
-        const result = await this.callAsync(args);
-        // The model reads content[0].text, the summary (seed 002); the snapshot goes along only
-        // when structured output is on.
-        const out: CallToolResult = this.presentation.structuredOutput
-          ? { content: result.content, structuredContent: result.details as unknown as Record<string, unknown> }
-          : { content: result.content };
-        if (result.details.error !== undefined) out.isError = true;
-        return out;
-      },
-    );
-  }
-
-  /** An McpServer with the tool `todo` and `instructions` (TODO_GUIDANCE unless replaced), built once. */
-  get server(): McpServer {
-    if (!this.built) {
-      this.built = new McpServer({ name: 'raider-todo', version: VERSION }, { instructions: this.instructions });
-      this.register(this.built);
-    }
-    return this.built;
+    ]);
+    return this.builtDefinitions;
   }
 }
 

@@ -1,18 +1,19 @@
 /**
- * TodoTools: the task tools (task_create, task_update, task_list, task_get) and todo_write of
- * seed 000, as MCP tools. One object holds one task list; mount it on one conversation. This is
- * the seed-named facade: the task tools live in tasks/, todo_write in todo-write/.
+ * TodoToolsCore: the task tools (task_create, task_update, task_list, task_get, task_claim) and
+ * todo_write of seed 000, with no MCP SDK: their direct API and their definitions as tools. Each
+ * entry's `TodoTools` (`.` for SDK v1, `./v2` for SDK v2) is this class plus the register methods
+ * and servers of its SDK. One object holds one task list; mount it on one conversation. The task
+ * tools live in tasks/, todo_write in todo-write/.
  */
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
 import type { ListStore, TodoWriteState } from './store/list-store.js';
 import type { TaskStore } from './store/task-store.js';
 import { TaskTools } from './tasks/task-tools.js';
 import { renderTodos, TodoWrite } from './todo-write/todo-write.js';
+import type { ToolDefinition } from './tool-definition.js';
 import { presentationOf } from './tool-presentation.js';
 import type { TaskEvent, TaskItem, TaskListChange, TodoItem, ToolAnswer } from './types.js';
-import { VERSION } from './version.js';
 
 /** Options of {@link TodoTools}. */
 export interface TodoToolsOptions {
@@ -66,20 +67,19 @@ export interface TodoToolsOptions {
 }
 
 /**
- * The task-list tools of one conversation. The task tools share one list held by this object;
- * todo_write holds none (it checks the list it is given and hands it to `onUpdate`).
+ * The task-list tools of one conversation, without an SDK (see each entry's `TodoTools`). The task
+ * tools share one list held by this object; todo_write holds none (it checks the list it is given
+ * and hands it to `onUpdate`).
  *
  * Mutating calls run one at a time (a hook may be async), so the list stays consistent and ids
  * unique under concurrent calls. Create, update and get cost the same whatever the size of the
  * list; list is linear in it.
  */
-export class TodoTools {
+export class TodoToolsCore {
   /** The limits in force. */
   readonly limits: Readonly<TodoLimits>;
   private readonly taskTools: TaskTools;
   private readonly todoWrite: TodoWrite;
-  private builtTaskServer: McpServer | undefined;
-  private builtServer: McpServer | undefined;
 
   constructor(options: TodoToolsOptions = {}) {
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
@@ -98,35 +98,23 @@ export class TodoTools {
     this.todoWrite = new TodoWrite({ limits: this.limits, onUpdate, store: options.todoWriteStore, presentation });
   }
 
-  /** An McpServer with task_create, task_update, task_list and task_get on this object's list, built once. */
-  get taskServer(): McpServer {
-    if (!this.builtTaskServer) {
-      this.builtTaskServer = new McpServer({ name: 'raider-tasks', version: VERSION });
-      this.registerTaskTools(this.builtTaskServer);
-    }
-    return this.builtTaskServer;
-  }
-
-  /** An McpServer with todo_write, built once. */
-  get server(): McpServer {
-    if (!this.builtServer) {
-      this.builtServer = new McpServer({ name: 'raider-todo-write', version: VERSION });
-      this.registerTodoWrite(this.builtServer);
-    }
-    return this.builtServer;
-  }
-
-  /** Mounts task_create, task_update, task_list and task_get (on this object's list) on a server you own. */
-  registerTaskTools(server: McpServer): void {
-    this.taskTools.register(server);
-  }
-
   /**
-   * Mounts task_claim (on this object's list) on a server you own: atomic claims, opt-in because a
-   * tool definition costs context.
+   * task_create, task_update, task_list and task_get on this object's list, as SDK-neutral
+   * definitions (what `registerTaskTools` mounts), in that order. Built once: every call returns
+   * the same frozen array.
    */
-  registerTaskClaim(server: McpServer): void {
-    this.taskTools.registerClaim(server);
+  taskToolDefinitions(): readonly ToolDefinition[] {
+    return this.taskTools.definitions();
+  }
+
+  /** task_claim on this object's list, as a definition (what `registerTaskClaim` mounts). Built once. */
+  taskClaimDefinitions(): readonly ToolDefinition[] {
+    return this.taskTools.claimDefinitions();
+  }
+
+  /** todo_write, as a definition (what `registerTodoWrite` mounts). Built once. */
+  todoWriteDefinitions(): readonly ToolDefinition[] {
+    return this.todoWrite.definitions();
   }
 
   /**
@@ -136,11 +124,6 @@ export class TodoTools {
   async claimTask(args: unknown): Promise<ToolAnswer> {
     const { text, isError } = await this.taskTools.claim(args);
     return { text, isError };
-  }
-
-  /** Mounts todo_write on a server you own. */
-  registerTodoWrite(server: McpServer): void {
-    this.todoWrite.register(server);
   }
 
   /**
