@@ -5,9 +5,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { callContext } from './context.js';
-import { AskError } from './errors.js';
-import type { Answerer, Asker, FormQuestion } from './types.js';
+import { callContext } from '../core/context.js';
+import { AskError } from '../core/errors.js';
+import type { Answerer, Asker, FormQuestion } from '../core/types.js';
 
 /** How long the person has to answer by default: 30 minutes (the SDK's 60 s default cuts people off). */
 export const DEFAULT_TIMEOUT_MS = 30 * 60_000;

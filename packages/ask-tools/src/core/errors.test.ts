@@ -1,6 +1,6 @@
 // Errors a caller can tell apart: a stable code, and isInstance across copies of the package.
 import { describe, expect, it } from 'vitest';
-import { AskError } from './index.js';
+import { AskError } from './errors.js';
 
 describe('errors', () => {
   it('AskError has a stable code and is recognised by isInstance', () => {

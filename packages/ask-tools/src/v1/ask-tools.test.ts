@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type ElicitRequest, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AskError, type Asker, AskTools, elicitationAnswerer, registerAskUserQuestion, UNAVAILABLE } from './index.js';
+import { AskError, type Asker, AskTools, elicitationAnswerer, registerAskUserQuestion, UNAVAILABLE } from '../index.js';
 
 const DECIDE = 'Decide for yourself, go on, and say in your reply what you assumed.';
 const clients: Client[] = [];

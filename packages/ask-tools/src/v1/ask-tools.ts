@@ -7,14 +7,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { answeredOnly, answersText } from './answers-text.js';
-import { callContext } from './context.js';
+import { answeredOnly, answersText } from '../core/answers-text.js';
+import { callContext } from '../core/context.js';
 import { DEFAULT_TIMEOUT_MS, elicitationAnswerer } from './elicitation.js';
-import { AskError } from './errors.js';
-import { type AskFailure, duration, failureText, UNAVAILABLE } from './outcomes.js';
-import { advertised, formatIssues, received } from './tool-input.js';
-import type { Answerer, Asker, FormQuestion } from './types.js';
-import { VERSION } from './version.js';
+import { AskError } from '../core/errors.js';
+import { type AskFailure, duration, failureText, UNAVAILABLE } from '../core/outcomes.js';
+import { advertised, formatIssues, received } from '../core/tool-input.js';
+import type { Answerer, Asker, FormQuestion } from '../core/types.js';
+import { VERSION } from '../core/version.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
