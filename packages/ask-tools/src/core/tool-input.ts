@@ -2,7 +2,8 @@
  * How the question tools take their input over MCP: they check it themselves, so every rejection
  * reads `Error: <field>: expected …, received …` as in the other raider tools (not the SDK's
  * `MCP error -32602: Input validation error: …`), and an error never echoes a huge value back.
- * Clients see the real schema in tools/list (advertised); the SDK lets any object through.
+ * Clients see the real schema in tools/list (advertised); the SDK lets any object through. The
+ * same on both SDKs: only the JSON Schema dialect each one lists differs.
  */
 import { z } from 'zod';
 
@@ -33,12 +34,16 @@ export function formatIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/** The JSON Schema dialect an SDK lists tools in: draft-07 for v1, 2020-12 for v2. */
+export type SchemaDialect = 'draft-7' | 'draft-2020-12';
+
 /**
  * An input schema for `registerTool` that shows clients the JSON Schema of `schema` (an object
  * schema) and lets every object through the SDK's check; the tool checks with `schema` itself.
+ * `dialect` is the one the SDK lists tools in, so the properties are written in it too.
  */
-export function advertised(schema: z.ZodObject): z.ZodObject {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as {
+export function advertised(schema: z.ZodObject, dialect: SchemaDialect = 'draft-7'): z.ZodObject {
+  const json = z.toJSONSchema(schema, { target: dialect, io: 'input' }) as {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
   };

@@ -1,0 +1,40 @@
+/**
+ * The shape every question tool has, whichever SDK mounts it: what clients are shown (name,
+ * title, description, input and output schemas, annotations) and what the tool does with an
+ * answer. The adapters (`../v1`, `../v2`) only decide how the question reaches a person.
+ */
+import type { z } from 'zod';
+import type { ElicitationForm } from './elicitation-form.js';
+import type { ToolResult } from './tool-result.js';
+import type { Asker } from './types.js';
+
+/** Every question tool is listed read-only, not destructive, not open-world. */
+export const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+
+/** The outcome of checking a call's arguments: the tool's input, or the error result to answer with. */
+export type Parsed<Input> = { success: true; input: Input } | { success: false; result: ToolResult };
+
+/**
+ * A question tool, SDK-neutral. `Input` is what a call asks, `Answer` what comes back from the
+ * person (one text for ask_user, one per question for AskUserQuestion).
+ */
+export interface QuestionTool<Input, Answer> {
+  /** The default name the tool is listed under. */
+  name: string;
+  title: string;
+  description: string;
+  /** The schema clients are shown and the tool checks its arguments with (strict). */
+  schema: z.ZodObject;
+  /** The shape of `structuredContent`, declared as the output schema when structured output is on. */
+  output: z.ZodRawShape;
+  /** Checks a call's arguments with `schema`. */
+  parse(args: unknown): Parsed<Input>;
+  /** Puts the question to an asker while the call waits (an answerer's way to reach a person). */
+  ask(asker: Asker, input: Input, signal: AbortSignal): Promise<Answer>;
+  /** The one form that asks everything the call asks, for elicitation. */
+  form(input: Input): ElicitationForm;
+  /** The answer in the fields of an accepted form. */
+  read(input: Input, content: Record<string, unknown>): Answer;
+  /** The result for an answer. */
+  result(input: Input, answer: Answer, structuredOutput: boolean): ToolResult;
+}
