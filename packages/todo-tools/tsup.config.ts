@@ -4,7 +4,9 @@ import { defineConfig } from 'tsup';
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/conformance.ts'],
+  // `.` mounts the tools on MCP SDK v1, `./v2` on SDK v2; what both share (the SDK-neutral core)
+  // goes into chunks of its own, so neither entry loads the other's SDK.
+  entry: { index: 'src/index.ts', v2: 'src/v2/index.ts', conformance: 'src/conformance.ts' },
   format: ['esm'],
   target: 'node20',
   dts: { resolve: ['@raider/coded-error'] },

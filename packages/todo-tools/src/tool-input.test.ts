@@ -1,10 +1,7 @@
 // What clients see in tools/list: the advertised schemas of every tool of the package.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { describe, expect, it } from 'vitest';
-import { TodoTool, TodoTools } from './index.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { received } from './received.js';
+import { closeClients, SDK_MAJORS, type SdkMajor } from './testing/sdk-majors.js';
 import { JSON_VALUE_SCHEMA } from './tool-input.js';
 
 type Schema = Record<string, unknown>;
@@ -40,21 +37,23 @@ function unportable(schema: unknown, path: string, found: string[] = []): string
   return found;
 }
 
-async function listed() {
-  const server = new McpServer({ name: 'all', version: '1.0.0' });
-  const todos = new TodoTools();
+/** Every tool of the package (structured output on) as a client of `sdk`'s major lists it. */
+async function listedTools(sdk: SdkMajor) {
+  const server = sdk.newServer('all');
+  const todos = new sdk.TodoTools({ structuredOutput: true });
   todos.registerTaskTools(server);
+  todos.registerTaskClaim(server);
   todos.registerTodoWrite(server);
-  new TodoTool().register(server);
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'schemas', version: '1.0.0' });
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
-  const { tools } = await client.listTools();
-  await client.close();
+  new sdk.TodoTool({ structuredOutput: true }).register(server);
+  const { tools } = await (await sdk.connect(server)).listTools();
   return tools;
 }
 
-describe('the schemas clients see', () => {
+afterEach(closeClients);
+
+describe.each(SDK_MAJORS)('the schemas clients see (SDK v$major)', (sdk) => {
+  const listed = () => listedTools(sdk);
+
   it('every input property has a description a model can use', async () => {
     for (const tool of await listed()) {
       for (const [key, property] of Object.entries(tool.inputSchema.properties ?? {})) {

@@ -1,6 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type ListStore,
   memoryStore,
@@ -8,9 +6,9 @@ import {
   type TaskStore,
   type TodoSnapshot,
   TodoTool,
-  TodoTools,
   type TodoWriteState,
 } from '../index.js';
+import { closeClients, SDK_MAJORS } from '../testing/sdk-majors.js';
 
 /** A store whose every read and transaction fails, as a corrupt file would. */
 function brokenStore<T>(message: string): ListStore<T> {
@@ -29,16 +27,11 @@ function brokenTaskStore(message: string): TaskStore {
   };
 }
 
-async function client(server: import('@modelcontextprotocol/sdk/server/mcp.js').McpServer) {
-  const c = new Client({ name: 't', version: '1' });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await Promise.all([server.connect(a), c.connect(b)]);
-  return c;
-}
+afterEach(closeClients);
 
 const text = (r: unknown) => (r as { content: { text: string }[] }).content[0]?.text;
 
-describe('the task tools with a store', () => {
+describe.each(SDK_MAJORS)('the task tools with a store (SDK v$major)', ({ TodoTools, connect: client }) => {
   it('two objects on one store share one list, with unique ids under concurrent calls', async () => {
     const store = memoryTaskStore();
     const a = await client(new TodoTools({ taskStore: store }).taskServer);

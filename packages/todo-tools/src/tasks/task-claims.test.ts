@@ -1,11 +1,9 @@
 // task_claim: atomic claims, their answers, and leases that lapse.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { describe, expect, it } from 'vitest';
-import { memoryTaskStore, type TaskItem, type TaskStore, TodoTools } from '../index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { memoryTaskStore, type TaskItem, type TaskStore, TodoTools, type TodoToolsOptions } from '../index.js';
+import { closeClients, SDK_MAJORS } from '../testing/sdk-majors.js';
 
-async function listOf(subjects: string[], options: ConstructorParameters<typeof TodoTools>[0] = {}) {
+async function listOf(subjects: string[], options: TodoToolsOptions = {}) {
   const tools = new TodoTools(options);
   for (const subject of subjects) await tools.createTask({ subject, description: '' });
   return tools;
@@ -89,53 +87,6 @@ describe('task_claim', () => {
     now = 6_000;
     await tools.createTask({ subject: 'C', description: '' });
     expect(tools.listTasks()).toBe('#1 [pending] A\n#2 [pending] B\n#3 [pending] C');
-  });
-
-  it('a lapsed lease shows as pending and unowned to every reader at its deadline, though nothing else changed the list', async () => {
-    let now = Date.UTC(2026, 11, 1, 10, 0, 0);
-    const store = memoryTaskStore();
-    const agent = await listOf(['Parse'], { taskStore: store, session: 'agent-a', now: () => now });
-    const reader = new TodoTools({ taskStore: store, session: 'reader', now: () => now, structuredOutput: true });
-    await agent.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 2 });
-    await reader.syncTasks();
-    expect(reader.listTasks()).toBe('#1 [in_progress] Parse (alice)');
-    now += 2_000;
-    // In memory, before any catch-up: the readers that answer at once.
-    expect(reader.listTasks()).toBe('#1 [pending] Parse');
-    expect(reader.getTask('1')).toContain('Status: pending');
-    expect(reader.tasks()[0]).toMatchObject({ status: 'pending' });
-    expect(reader.tasks()[0]).not.toHaveProperty('owner');
-    expect(agent.listTasks()).toBe('#1 [pending] Parse');
-    // Through MCP: task_list's and task_get's structured results too.
-    const server = new McpServer({ name: 't', version: '1' });
-    reader.registerTaskTools(server);
-    const client = new Client({ name: 'c', version: '1' });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await Promise.all([server.connect(a), client.connect(b)]);
-    const listed = await client.callTool({ name: 'task_list', arguments: {} });
-    expect(listed.structuredContent).toEqual({
-      tasks: [
-        {
-          id: '1',
-          content: 'Parse',
-          status: 'pending',
-          activeForm: 'Parse',
-          description: '',
-          blocks: [],
-          blockedBy: [],
-        },
-      ],
-    });
-    expect((await client.callTool({ name: 'task_get', arguments: { taskId: '1' } })).structuredContent).toMatchObject({
-      task: { status: 'pending' },
-    });
-    // The read wrote the release through: a holder that loads the store sees it as stored.
-    const stored = (await store.load()).tasks[0];
-    expect(stored?.status).toBe('pending');
-    expect(stored?.owner).toBeUndefined();
-    expect(stored?.claim).toBeUndefined();
-    // And the next claim gets it.
-    expect((await reader.claimTask({ owner: 'bob' })).text).toBe('Claimed task #1: Parse');
   });
 
   it('the lapse is told at its deadline: onUpdate and onChange fire without any call', async () => {
@@ -225,14 +176,68 @@ describe('task_claim', () => {
     expect(claimed).toHaveLength(10);
     expect(answers.filter((a) => a.text === 'No task is free to claim')).toHaveLength(10);
   });
+});
+
+describe.each(SDK_MAJORS)('task_claim over MCP (SDK v$major)', ({ TodoTools, connect, newServer }) => {
+  afterEach(closeClients);
+
+  // listOf with this major's TodoTools.
+  async function listOf(subjects: string[], options: TodoToolsOptions = {}) {
+    const tools = new TodoTools(options);
+    for (const subject of subjects) await tools.createTask({ subject, description: '' });
+    return tools;
+  }
+
+  it('a lapsed lease shows as pending and unowned to every reader at its deadline, though nothing else changed the list', async () => {
+    let now = Date.UTC(2026, 11, 1, 10, 0, 0);
+    const store = memoryTaskStore();
+    const agent = await listOf(['Parse'], { taskStore: store, session: 'agent-a', now: () => now });
+    const reader = new TodoTools({ taskStore: store, session: 'reader', now: () => now, structuredOutput: true });
+    await agent.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 2 });
+    await reader.syncTasks();
+    expect(reader.listTasks()).toBe('#1 [in_progress] Parse (alice)');
+    now += 2_000;
+    // In memory, before any catch-up: the readers that answer at once.
+    expect(reader.listTasks()).toBe('#1 [pending] Parse');
+    expect(reader.getTask('1')).toContain('Status: pending');
+    expect(reader.tasks()[0]).toMatchObject({ status: 'pending' });
+    expect(reader.tasks()[0]).not.toHaveProperty('owner');
+    expect(agent.listTasks()).toBe('#1 [pending] Parse');
+    // Through MCP: task_list's and task_get's structured results too.
+    const server = newServer();
+    reader.registerTaskTools(server);
+    const client = await connect(server);
+    const listed = await client.callTool({ name: 'task_list', arguments: {} });
+    expect(listed.structuredContent).toEqual({
+      tasks: [
+        {
+          id: '1',
+          content: 'Parse',
+          status: 'pending',
+          activeForm: 'Parse',
+          description: '',
+          blocks: [],
+          blockedBy: [],
+        },
+      ],
+    });
+    expect((await client.callTool({ name: 'task_get', arguments: { taskId: '1' } })).structuredContent).toMatchObject({
+      task: { status: 'pending' },
+    });
+    // The read wrote the release through: a holder that loads the store sees it as stored.
+    const stored = (await store.load()).tasks[0];
+    expect(stored?.status).toBe('pending');
+    expect(stored?.owner).toBeUndefined();
+    expect(stored?.claim).toBeUndefined();
+    // And the next claim gets it.
+    expect((await reader.claimTask({ owner: 'bob' })).text).toBe('Claimed task #1: Parse');
+  });
 
   it('is a tool a client can call, mounted on purpose', async () => {
     const tools = await listOf(['A'], { structuredOutput: true });
-    const server = new McpServer({ name: 't', version: '1' });
+    const server = newServer();
     tools.registerTaskClaim(server);
-    const client = new Client({ name: 'c', version: '1' });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await Promise.all([server.connect(a), client.connect(b)]);
+    const client = await connect(server);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['task_claim']);
     const result = await client.callTool({ name: 'task_claim', arguments: { owner: 'zed' } });
     expect(result.structuredContent).toMatchObject({

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type TaskItem, TodoTools } from '../index.js';
+import { closeClients, SDK_MAJORS } from '../testing/sdk-majors.js';
 
 async function withTasks(subjects: string[], options = {}) {
   const todos = new TodoTools(options);
@@ -293,16 +294,16 @@ describe("Claude Code's repairs of a malformed call (models trained on it send t
     expect((await todos.updateTask({ task_id: 2, active_form: 'Bing' })).text).toBe('Updated task #2 activeForm');
     expect((await todos.updateTask({ taskId: 1, subject: 'A1' })).text).toBe('Updated task #1 subject');
     expect((await todos.claimTask({ taskId: 2, owner: 'bob' })).text).toBe('Claimed task #2: B');
-    const server = todos.taskServer;
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 't', version: '1' });
-    await Promise.all([server.connect(a), client.connect(b)]);
-    // As the MCP Inspector's CLI sends `--tool-arg taskId=1`.
-    expect(await client.callTool({ name: 'task_get', arguments: { taskId: 1 } })).toEqual({
-      content: [{ type: 'text', text: 'Task #1: A1\nStatus: in_progress\nDescription: about A' }],
-    });
+    // As the MCP Inspector's CLI sends `--tool-arg taskId=1`, through each SDK major.
+    for (const sdk of SDK_MAJORS) {
+      const mounted = new sdk.TodoTools();
+      mounted.restoreTasks(todos.tasks());
+      const client = await sdk.connect(mounted.taskServer);
+      expect(await client.callTool({ name: 'task_get', arguments: { taskId: 1 } }), `SDK v${sdk.major}`).toEqual({
+        content: [{ type: 'text', text: 'Task #1: A1\nStatus: in_progress\nDescription: about A' }],
+      });
+      await closeClients();
+    }
     // Both the alias and the name: the alias is not taken, and is refused as unknown.
     expect((await todos.updateTask({ taskId: '1', id: '2' })).text).toBe('Error: unknown argument "id"');
   });

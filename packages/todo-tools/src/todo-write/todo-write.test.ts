@@ -1,5 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TodoListError, TodoTools } from '../index.js';
+import { closeClients, SDK_MAJORS } from '../testing/sdk-majors.js';
 
 describe('check', () => {
   const todos = new TodoTools();
@@ -94,14 +95,12 @@ describe('render', () => {
   });
 });
 
-describe('todo_write through the server', () => {
+describe.each(SDK_MAJORS)('todo_write through the server (SDK v$major)', ({ TodoTools, connect }) => {
+  afterEach(closeClients);
+
   it('answers with the text alone by default (no output schema, no structured content)', async () => {
     const todos = new TodoTools();
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 't', version: '1' });
-    await Promise.all([todos.server.connect(a), client.connect(b)]);
+    const client = await connect(todos.server);
     expect((await client.listTools()).tools[0]).not.toHaveProperty('outputSchema');
     const ok = await client.callTool({
       name: 'todo_write',
@@ -113,11 +112,7 @@ describe('todo_write through the server', () => {
   it('hands every accepted list to onUpdate and holds none of its own', async () => {
     const onUpdate = vi.fn();
     const todos = new TodoTools({ onUpdate, structuredOutput: true });
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 't', version: '1' });
-    await Promise.all([todos.server.connect(a), client.connect(b)]);
+    const client = await connect(todos.server);
     const list = [{ content: 'A', status: 'in_progress' }];
     const ok = await client.callTool({ name: 'todo_write', arguments: { todos: list } });
     expect(ok).toEqual({
@@ -145,6 +140,5 @@ describe('todo_write through the server', () => {
     });
     expect(onUpdate).toHaveBeenCalledTimes(1);
     expect(todos.tasks()).toEqual([]);
-    await client.close();
   });
 });

@@ -1,5 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   isImmutableTasks,
@@ -11,22 +9,15 @@ import {
   type TodoTaskStatus,
   TodoTool,
 } from '../index.js';
-
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+import { closeClients, SDK_MAJORS, type SdkMajor } from '../testing/sdk-majors.js';
 
 /**
- * A `todo` tool behind a real MCP client: `call` returns the text, the details and isError. The
- * details come over MCP with structured output on (the default leaves them out: see "what the
- * model reads").
+ * A `todo` tool of `sdk`'s entry behind a real MCP client of that major: `call` returns the text,
+ * the details and isError. The details come over MCP with structured output on (the default
+ * leaves them out: see "what the model reads").
  */
-async function mcpTodo(tool = new TodoTool({ structuredOutput: true })) {
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  await Promise.all([tool.server.connect(serverSide), client.connect(clientSide)]);
-  clients.push(client);
+async function mcpTodo(sdk: SdkMajor, tool = new sdk.TodoTool({ structuredOutput: true })) {
+  const client = await sdk.connect(tool.server);
   const call = async (args: Record<string, unknown>) => {
     const result = await client.callTool({ name: 'todo', arguments: args });
     return {
@@ -38,224 +29,301 @@ async function mcpTodo(tool = new TodoTool({ structuredOutput: true })) {
   return { tool, client, call };
 }
 
-describe('todo: metadata keys', () => {
-  it('keeps a "__proto__" key as a key, on create and update', async () => {
-    const { call } = await mcpTodo();
-    const created = await call(JSON.parse('{"action":"create","subject":"A","metadata":{"__proto__":{"x":1},"k":2}}'));
-    expect(JSON.stringify(created.details.tasks[0]?.metadata)).toBe('{"__proto__":{"x":1},"k":2}');
-    const updated = await call(JSON.parse('{"action":"update","id":1,"metadata":{"__proto__":{"y":2}}}'));
-    expect(JSON.stringify(updated.details.tasks[0]?.metadata)).toBe('{"__proto__":{"y":2},"k":2}');
-    expect(({} as Record<string, unknown>).y).toBeUndefined();
-  });
-});
+describe.each(SDK_MAJORS)('the todo tool over MCP (SDK v$major)', (sdk) => {
+  // This major's TodoTool, for every tool made below.
+  const { TodoTool } = sdk;
+  afterEach(closeClients);
 
-/** What Claude Code shows its model of a result: the JSON of structuredContent when there is one, else the text blocks. */
-function modelReads(result: unknown): string {
-  const { content, structuredContent } = result as { content: { text?: string }[]; structuredContent?: unknown };
-  if (structuredContent !== undefined) return JSON.stringify(structuredContent);
-  return content.map((block) => block.text ?? '').join('\n');
-}
-
-describe('what the model reads (structured output off, the default)', () => {
-  it('is the summary of content[0].text, never the snapshot; tools/list declares no output schema', async () => {
-    const tool = new TodoTool({ limits: { maxTasks: 2000 } });
-    for (let i = 1; i <= 1000; i += 1)
-      tool.call({ action: 'create', subject: `Task ${i}`, description: 'd'.repeat(20) });
-    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'test', version: '1.0.0' });
-    await Promise.all([tool.server.connect(serverSide), client.connect(clientSide)]);
-    clients.push(client);
-    expect((await client.listTools()).tools[0]).not.toHaveProperty('outputSchema');
-    const calls: [Record<string, unknown>, string][] = [
-      [{ action: 'update', id: 5, status: 'in_progress' }, 'Updated #5 (pending → in_progress)'],
-      [{ action: 'create', subject: 'One more' }, 'Created #1001: One more (pending)'],
-      [{ action: 'get', id: 5 }, '#5 [in_progress] Task 5\n  description: dddddddddddddddddddd'],
-      [{ action: 'delete', id: 1001 }, 'Deleted #1001: One more'],
-    ];
-    for (const [args, text] of calls) {
-      const result = await client.callTool({ name: 'todo', arguments: args });
-      expect(result).toEqual({ content: [{ type: 'text', text }] });
-      // 49 kB of snapshot per call with structured output (below); here the summary alone.
-      expect(modelReads(result).length).toBeLessThan(200);
-    }
-    const structured = new TodoTool({ structuredOutput: true, snapshot: tool.snapshot(), limits: { maxTasks: 2000 } });
-    const [s2, c2] = InMemoryTransport.createLinkedPair();
-    const withData = new Client({ name: 'test', version: '1.0.0' });
-    await Promise.all([structured.server.connect(s2), withData.connect(c2)]);
-    clients.push(withData);
-    const update = await withData.callTool({
-      name: 'todo',
-      arguments: { action: 'update', id: 6, status: 'in_progress' },
+  describe('todo: metadata keys', () => {
+    it('keeps a "__proto__" key as a key, on create and update', async () => {
+      const { call } = await mcpTodo(sdk);
+      const created = await call(
+        JSON.parse('{"action":"create","subject":"A","metadata":{"__proto__":{"x":1},"k":2}}'),
+      );
+      expect(JSON.stringify(created.details.tasks[0]?.metadata)).toBe('{"__proto__":{"x":1},"k":2}');
+      const updated = await call(JSON.parse('{"action":"update","id":1,"metadata":{"__proto__":{"y":2}}}'));
+      expect(JSON.stringify(updated.details.tasks[0]?.metadata)).toBe('{"__proto__":{"y":2},"k":2}');
+      expect(({} as Record<string, unknown>).y).toBeUndefined();
     });
-    expect(modelReads(update).length).toBeGreaterThan(40_000);
-  });
-});
-
-describe('todo over MCP: content strings', () => {
-  it('answers each situation with the seed string', async () => {
-    const { call } = await mcpTodo();
-    expect((await call({ action: 'create', subject: 'Set up the repo' })).text).toBe(
-      'Created #1: Set up the repo (pending)',
-    );
-    expect((await call({ action: 'create', subject: 'Write the lexer' })).text).toBe(
-      'Created #2: Write the lexer (pending)',
-    );
-    expect((await call({ action: 'create', subject: 'Write the parser', blockedBy: [1, 2] })).text).toBe(
-      'Created #3: Write the parser (pending)',
-    );
-    expect(
-      (await call({ action: 'update', id: 3, status: 'in_progress', activeForm: 'writing the parser' })).text,
-    ).toBe('Updated #3 (pending → in_progress)');
-    expect((await call({ action: 'update', id: 3, description: 'recursive descent' })).text).toBe('Updated #3');
-    expect((await call({ action: 'update', id: 3, status: 'in_progress' })).text).toBe(
-      'No change: #3 already matches the requested values (status: in_progress)',
-    );
-    expect((await call({ action: 'list' })).text).toBe(
-      [
-        '[pending] #1 Set up the repo',
-        '[pending] #2 Write the lexer',
-        '[in_progress] #3 Write the parser (writing the parser) ⛓ #1,#2',
-      ].join('\n'),
-    );
-    expect((await call({ action: 'delete', id: 2 })).text).toBe('Deleted #2: Write the lexer');
-    expect((await call({ action: 'clear' })).text).toBe('Cleared 3 tasks');
-    expect((await call({ action: 'list' })).text).toBe('No tasks');
   });
 
-  it('shows the activeForm only for the task in progress', async () => {
-    const { call } = await mcpTodo();
-    await call({ action: 'create', subject: 'A', activeForm: 'doing A' });
-    expect((await call({ action: 'list' })).text).toBe('[pending] #1 A');
-  });
-
-  it('get shows the block with the reverse blocks line and the set fields only', async () => {
-    const { call } = await mcpTodo();
-    await call({ action: 'create', subject: 'Base', description: 'the base', owner: 'alice' });
-    await call({ action: 'create', subject: 'Top', blockedBy: [1], activeForm: 'building top' });
-    await call({ action: 'create', subject: 'Side', blockedBy: [1] });
-    expect((await call({ action: 'get', id: 1 })).text).toBe(
-      '#1 [pending] Base\n  description: the base\n  blocks: #2, #3\n  owner: alice',
-    );
-    expect((await call({ action: 'get', id: 2 })).text).toBe(
-      '#2 [pending] Top\n  activeForm: building top\n  blockedBy: #1',
-    );
-    await call({ action: 'update', id: 3, removeBlockedBy: [1] });
-    expect((await call({ action: 'get', id: 1 })).text).toBe(
-      '#1 [pending] Base\n  description: the base\n  blocks: #2\n  owner: alice',
-    );
-  });
-});
-
-describe('todo: status transitions', () => {
-  const table: [TodoTaskStatus, TodoTaskStatus, boolean][] = [
-    ['pending', 'in_progress', true],
-    ['pending', 'completed', true],
-    ['pending', 'deleted', true],
-    ['in_progress', 'pending', true],
-    ['in_progress', 'completed', true],
-    ['in_progress', 'deleted', true],
-    ['completed', 'deleted', true],
-    ['completed', 'pending', false],
-    ['completed', 'in_progress', false],
-    ['deleted', 'pending', false],
-    ['deleted', 'in_progress', false],
-    ['deleted', 'completed', false],
-  ];
-
-  /** A tool whose task #1 has `status`, reached by legal steps. */
-  function at(status: TodoTaskStatus) {
-    const tool = new TodoTool({ structuredOutput: true });
-    tool.call({ action: 'create', subject: 'T' });
-    const path: Record<TodoTaskStatus, TodoTaskStatus[]> = {
-      pending: [],
-      in_progress: ['in_progress'],
-      completed: ['completed'],
-      deleted: ['deleted'],
-    };
-    for (const step of path[status]) tool.call({ action: 'update', id: 1, status: step });
-    return tool;
+  /** What Claude Code shows its model of a result: the JSON of structuredContent when there is one, else the text blocks. */
+  function modelReads(result: unknown): string {
+    const { content, structuredContent } = result as { content: { text?: string }[]; structuredContent?: unknown };
+    if (structuredContent !== undefined) return JSON.stringify(structuredContent);
+    return content.map((block) => block.text ?? '').join('\n');
   }
 
-  it.each(table)('%s → %s allowed: %s', async (from, to, allowed) => {
-    const { call } = await mcpTodo(at(from));
-    const result = await call({ action: 'update', id: 1, status: to });
-    if (allowed) {
-      expect(result.isError).toBe(false);
-      expect(result.text).toBe(`Updated #1 (${from} → ${to})`);
-      expect(result.details.tasks[0]?.status).toBe(to);
-    } else {
-      expect(result.isError).toBe(true);
-      expect(result.text).toBe(`Error: illegal transition ${from} → ${to}`);
-      expect(result.details.error).toBe(`illegal transition ${from} → ${to}`);
-      expect(result.details.tasks[0]?.status).toBe(from);
+  describe('what the model reads (structured output off, the default)', () => {
+    it('is the summary of content[0].text, never the snapshot; tools/list declares no output schema', async () => {
+      const tool = new TodoTool({ limits: { maxTasks: 2000 } });
+      for (let i = 1; i <= 1000; i += 1)
+        tool.call({ action: 'create', subject: `Task ${i}`, description: 'd'.repeat(20) });
+      const client = await sdk.connect(tool.server);
+      expect((await client.listTools()).tools[0]).not.toHaveProperty('outputSchema');
+      const calls: [Record<string, unknown>, string][] = [
+        [{ action: 'update', id: 5, status: 'in_progress' }, 'Updated #5 (pending → in_progress)'],
+        [{ action: 'create', subject: 'One more' }, 'Created #1001: One more (pending)'],
+        [{ action: 'get', id: 5 }, '#5 [in_progress] Task 5\n  description: dddddddddddddddddddd'],
+        [{ action: 'delete', id: 1001 }, 'Deleted #1001: One more'],
+      ];
+      for (const [args, text] of calls) {
+        const result = await client.callTool({ name: 'todo', arguments: args });
+        expect(result).toEqual({ content: [{ type: 'text', text }] });
+        // 49 kB of snapshot per call with structured output (below); here the summary alone.
+        expect(modelReads(result).length).toBeLessThan(200);
+      }
+      const structured = new TodoTool({
+        structuredOutput: true,
+        snapshot: tool.snapshot(),
+        limits: { maxTasks: 2000 },
+      });
+      const withData = await sdk.connect(structured.server);
+      const update = await withData.callTool({
+        name: 'todo',
+        arguments: { action: 'update', id: 6, status: 'in_progress' },
+      });
+      expect(modelReads(update).length).toBeGreaterThan(40_000);
+    });
+  });
+
+  describe('todo over MCP: content strings', () => {
+    it('answers each situation with the seed string', async () => {
+      const { call } = await mcpTodo(sdk);
+      expect((await call({ action: 'create', subject: 'Set up the repo' })).text).toBe(
+        'Created #1: Set up the repo (pending)',
+      );
+      expect((await call({ action: 'create', subject: 'Write the lexer' })).text).toBe(
+        'Created #2: Write the lexer (pending)',
+      );
+      expect((await call({ action: 'create', subject: 'Write the parser', blockedBy: [1, 2] })).text).toBe(
+        'Created #3: Write the parser (pending)',
+      );
+      expect(
+        (await call({ action: 'update', id: 3, status: 'in_progress', activeForm: 'writing the parser' })).text,
+      ).toBe('Updated #3 (pending → in_progress)');
+      expect((await call({ action: 'update', id: 3, description: 'recursive descent' })).text).toBe('Updated #3');
+      expect((await call({ action: 'update', id: 3, status: 'in_progress' })).text).toBe(
+        'No change: #3 already matches the requested values (status: in_progress)',
+      );
+      expect((await call({ action: 'list' })).text).toBe(
+        [
+          '[pending] #1 Set up the repo',
+          '[pending] #2 Write the lexer',
+          '[in_progress] #3 Write the parser (writing the parser) ⛓ #1,#2',
+        ].join('\n'),
+      );
+      expect((await call({ action: 'delete', id: 2 })).text).toBe('Deleted #2: Write the lexer');
+      expect((await call({ action: 'clear' })).text).toBe('Cleared 3 tasks');
+      expect((await call({ action: 'list' })).text).toBe('No tasks');
+    });
+
+    it('shows the activeForm only for the task in progress', async () => {
+      const { call } = await mcpTodo(sdk);
+      await call({ action: 'create', subject: 'A', activeForm: 'doing A' });
+      expect((await call({ action: 'list' })).text).toBe('[pending] #1 A');
+    });
+
+    it('get shows the block with the reverse blocks line and the set fields only', async () => {
+      const { call } = await mcpTodo(sdk);
+      await call({ action: 'create', subject: 'Base', description: 'the base', owner: 'alice' });
+      await call({ action: 'create', subject: 'Top', blockedBy: [1], activeForm: 'building top' });
+      await call({ action: 'create', subject: 'Side', blockedBy: [1] });
+      expect((await call({ action: 'get', id: 1 })).text).toBe(
+        '#1 [pending] Base\n  description: the base\n  blocks: #2, #3\n  owner: alice',
+      );
+      expect((await call({ action: 'get', id: 2 })).text).toBe(
+        '#2 [pending] Top\n  activeForm: building top\n  blockedBy: #1',
+      );
+      await call({ action: 'update', id: 3, removeBlockedBy: [1] });
+      expect((await call({ action: 'get', id: 1 })).text).toBe(
+        '#1 [pending] Base\n  description: the base\n  blocks: #2\n  owner: alice',
+      );
+    });
+  });
+
+  describe('todo: status transitions', () => {
+    const table: [TodoTaskStatus, TodoTaskStatus, boolean][] = [
+      ['pending', 'in_progress', true],
+      ['pending', 'completed', true],
+      ['pending', 'deleted', true],
+      ['in_progress', 'pending', true],
+      ['in_progress', 'completed', true],
+      ['in_progress', 'deleted', true],
+      ['completed', 'deleted', true],
+      ['completed', 'pending', false],
+      ['completed', 'in_progress', false],
+      ['deleted', 'pending', false],
+      ['deleted', 'in_progress', false],
+      ['deleted', 'completed', false],
+    ];
+
+    /** A tool whose task #1 has `status`, reached by legal steps. */
+    function at(status: TodoTaskStatus) {
+      const tool = new TodoTool({ structuredOutput: true });
+      tool.call({ action: 'create', subject: 'T' });
+      const path: Record<TodoTaskStatus, TodoTaskStatus[]> = {
+        pending: [],
+        in_progress: ['in_progress'],
+        completed: ['completed'],
+        deleted: ['deleted'],
+      };
+      for (const step of path[status]) tool.call({ action: 'update', id: 1, status: step });
+      return tool;
     }
+
+    it.each(table)('%s → %s allowed: %s', async (from, to, allowed) => {
+      const { call } = await mcpTodo(sdk, at(from));
+      const result = await call({ action: 'update', id: 1, status: to });
+      if (allowed) {
+        expect(result.isError).toBe(false);
+        expect(result.text).toBe(`Updated #1 (${from} → ${to})`);
+        expect(result.details.tasks[0]?.status).toBe(to);
+      } else {
+        expect(result.isError).toBe(true);
+        expect(result.text).toBe(`Error: illegal transition ${from} → ${to}`);
+        expect(result.details.error).toBe(`illegal transition ${from} → ${to}`);
+        expect(result.details.tasks[0]?.status).toBe(from);
+      }
+    });
+
+    it.each(['pending', 'in_progress', 'completed', 'deleted'] as TodoTaskStatus[])(
+      'same to same (%s) is a no-op answered No change',
+      async (status) => {
+        const { call } = await mcpTodo(sdk, at(status));
+        const result = await call({ action: 'update', id: 1, status });
+        expect(result.isError).toBe(false);
+        expect(result.text).toBe(`No change: #1 already matches the requested values (status: ${status})`);
+      },
+    );
   });
 
-  it.each(['pending', 'in_progress', 'completed', 'deleted'] as TodoTaskStatus[])(
-    'same to same (%s) is a no-op answered No change',
-    async (status) => {
-      const { call } = await mcpTodo(at(status));
-      const result = await call({ action: 'update', id: 1, status });
-      expect(result.isError).toBe(false);
-      expect(result.text).toBe(`No change: #1 already matches the requested values (status: ${status})`);
-    },
-  );
-});
+  describe('todo: error messages', () => {
+    async function prepared() {
+      const todo = await mcpTodo(sdk);
+      await todo.call({ action: 'create', subject: 'one' });
+      await todo.call({ action: 'create', subject: 'two', blockedBy: [1] });
+      await todo.call({ action: 'create', subject: 'gone' });
+      await todo.call({ action: 'delete', id: 3 });
+      return todo;
+    }
 
-describe('todo: error messages', () => {
-  async function prepared() {
-    const todo = await mcpTodo();
-    await todo.call({ action: 'create', subject: 'one' });
-    await todo.call({ action: 'create', subject: 'two', blockedBy: [1] });
-    await todo.call({ action: 'create', subject: 'gone' });
-    await todo.call({ action: 'delete', id: 3 });
-    return todo;
-  }
+    const rows: [string, Record<string, unknown>, string][] = [
+      ['create without subject', { action: 'create' }, 'subject required for create'],
+      ['create with a blank subject', { action: 'create', subject: '   ' }, 'subject required for create'],
+      [
+        'create on an unknown dependency',
+        { action: 'create', subject: 'x', blockedBy: [9] },
+        'blockedBy: #9 not found',
+      ],
+      ['create on a tombstone', { action: 'create', subject: 'x', blockedBy: [3] }, 'blockedBy: #3 is deleted'],
+      ['update without id', { action: 'update', status: 'completed' }, 'id required for update'],
+      ['get without id', { action: 'get' }, 'id required for get'],
+      ['delete without id', { action: 'delete' }, 'id required for delete'],
+      ['update an unknown id', { action: 'update', id: 9, status: 'completed' }, '#9 not found'],
+      ['get an unknown id', { action: 'get', id: 9 }, '#9 not found'],
+      ['delete an unknown id', { action: 'delete', id: 9 }, '#9 not found'],
+      [
+        'update with only an id',
+        { action: 'update', id: 1 },
+        'update requires at least one mutable field: subject, description, activeForm, status, owner, metadata, addBlockedBy, or removeBlockedBy',
+      ],
+      [
+        'update with empty dependency lists only',
+        { action: 'update', id: 1, addBlockedBy: [] },
+        'update requires at least one mutable field: subject, description, activeForm, status, owner, metadata, addBlockedBy, or removeBlockedBy',
+      ],
+      ['an illegal transition', { action: 'update', id: 3, status: 'pending' }, 'illegal transition deleted → pending'],
+      ['blocking a task on itself', { action: 'update', id: 1, addBlockedBy: [1] }, 'cannot block #1 on itself'],
+      ['an unknown dependency', { action: 'update', id: 1, addBlockedBy: [9] }, 'addBlockedBy: #9 not found'],
+      ['a tombstoned dependency', { action: 'update', id: 1, addBlockedBy: [3] }, 'addBlockedBy: #3 is deleted'],
+      [
+        'a cycle',
+        { action: 'update', id: 1, addBlockedBy: [2] },
+        'addBlockedBy would create a cycle in the blockedBy graph',
+      ],
+      ['deleting a tombstone', { action: 'delete', id: 3 }, '#3 is already deleted'],
+      ['a blank subject on update', { action: 'update', id: 1, subject: ' ' }, 'subject required: it cannot be blank'],
+    ];
 
-  const rows: [string, Record<string, unknown>, string][] = [
-    ['create without subject', { action: 'create' }, 'subject required for create'],
-    ['create with a blank subject', { action: 'create', subject: '   ' }, 'subject required for create'],
-    ['create on an unknown dependency', { action: 'create', subject: 'x', blockedBy: [9] }, 'blockedBy: #9 not found'],
-    ['create on a tombstone', { action: 'create', subject: 'x', blockedBy: [3] }, 'blockedBy: #3 is deleted'],
-    ['update without id', { action: 'update', status: 'completed' }, 'id required for update'],
-    ['get without id', { action: 'get' }, 'id required for get'],
-    ['delete without id', { action: 'delete' }, 'id required for delete'],
-    ['update an unknown id', { action: 'update', id: 9, status: 'completed' }, '#9 not found'],
-    ['get an unknown id', { action: 'get', id: 9 }, '#9 not found'],
-    ['delete an unknown id', { action: 'delete', id: 9 }, '#9 not found'],
-    [
-      'update with only an id',
-      { action: 'update', id: 1 },
-      'update requires at least one mutable field: subject, description, activeForm, status, owner, metadata, addBlockedBy, or removeBlockedBy',
-    ],
-    [
-      'update with empty dependency lists only',
-      { action: 'update', id: 1, addBlockedBy: [] },
-      'update requires at least one mutable field: subject, description, activeForm, status, owner, metadata, addBlockedBy, or removeBlockedBy',
-    ],
-    ['an illegal transition', { action: 'update', id: 3, status: 'pending' }, 'illegal transition deleted → pending'],
-    ['blocking a task on itself', { action: 'update', id: 1, addBlockedBy: [1] }, 'cannot block #1 on itself'],
-    ['an unknown dependency', { action: 'update', id: 1, addBlockedBy: [9] }, 'addBlockedBy: #9 not found'],
-    ['a tombstoned dependency', { action: 'update', id: 1, addBlockedBy: [3] }, 'addBlockedBy: #3 is deleted'],
-    [
-      'a cycle',
-      { action: 'update', id: 1, addBlockedBy: [2] },
-      'addBlockedBy would create a cycle in the blockedBy graph',
-    ],
-    ['deleting a tombstone', { action: 'delete', id: 3 }, '#3 is already deleted'],
-    ['a blank subject on update', { action: 'update', id: 1, subject: ' ' }, 'subject required: it cannot be blank'],
-  ];
+    it.each(rows)('%s', async (_name, args, message) => {
+      const { call, tool } = await prepared();
+      const before = structuredClone(tool.snapshot());
+      const result = await call(args);
+      expect(result.isError).toBe(true);
+      expect(result.text).toBe(`Error: ${message}`);
+      expect(result.details.error).toBe(message);
+      expect(result.details.tasks).toEqual(before.tasks);
+      expect(result.details.nextId).toBe(before.nextId);
+      expect(tool.snapshot()).toEqual(before);
+    });
+  });
 
-  it.each(rows)('%s', async (_name, args, message) => {
-    const { call, tool } = await prepared();
-    const before = structuredClone(tool.snapshot());
-    const result = await call(args);
-    expect(result.isError).toBe(true);
-    expect(result.text).toBe(`Error: ${message}`);
-    expect(result.details.error).toBe(message);
-    expect(result.details.tasks).toEqual(before.tasks);
-    expect(result.details.nextId).toBe(before.nextId);
-    expect(tool.snapshot()).toEqual(before);
+  describe('todo: the envelope over MCP', () => {
+    it('details carry the action, the params without action, the whole state and nextId', async () => {
+      const { call } = await mcpTodo(sdk);
+      await call({ action: 'create', subject: 'A' });
+      const result = await call({ action: 'create', subject: 'B', blockedBy: [1], owner: 'bob' });
+      expect(result.details).toEqual({
+        action: 'create',
+        params: { subject: 'B', blockedBy: [1], owner: 'bob' },
+        tasks: [
+          { id: 1, subject: 'A', status: 'pending' },
+          { id: 2, subject: 'B', status: 'pending', blockedBy: [1], owner: 'bob' },
+        ],
+        nextId: 3,
+      });
+      expect((await call({ action: 'get', id: 1 })).details).not.toHaveProperty('error');
+    });
+
+    it('lists one tool with an output schema (structured output on), destructive and closed-world, and the guidance as instructions', async () => {
+      const { client } = await mcpTodo(sdk);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['todo']);
+      expect(tools[0]?.outputSchema?.required).toEqual(['action', 'params', 'tasks', 'nextId']);
+      expect(tools[0]?.annotations).toMatchObject({ destructiveHint: true, openWorldHint: false, readOnlyHint: false });
+      expect(client.getInstructions()).toBe(TODO_GUIDANCE);
+    });
+
+    it('guidance replaces the prompt snippet and guidelines of the instructions, each part alone too', async () => {
+      const guided = new TodoTool({
+        structuredOutput: true,
+        guidance: { promptSnippet: 'Track work.', promptGuidelines: ['One step each.', 'Finish.'] },
+      });
+      const { client } = await mcpTodo(sdk, guided);
+      expect(client.getInstructions()).toBe('Track work.\n- One step each.\n- Finish.');
+      const snippetOnly = new TodoTool({ guidance: { promptSnippet: 'Only this line.' } });
+      expect(snippetOnly.instructions.split('\n')[0]).toBe('Only this line.');
+      expect(snippetOnly.instructions.split('\n').slice(1)).toEqual(TODO_GUIDANCE.split('\n').slice(1));
+      expect(new TodoTool().instructions).toBe(TODO_GUIDANCE);
+      expect(() => new TodoTool({ guidance: { promptGuidelines: 'one' as never } })).toThrow(TypeError);
+    });
+
+    it('MCP and call() answer every input alike, wrong types and null included, in the envelope', async () => {
+      const { call } = await mcpTodo(sdk);
+      const mirror = new TodoTool();
+      const inputs: Record<string, unknown>[] = [
+        { action: 'create', subject: 5 },
+        { action: 'create', subject: 'A', owner: null, description: null },
+        { action: 'get', id: 'two' },
+        { action: 'get', id: null },
+        { action: 'update', id: 1, status: 'done' },
+        { action: 'update', id: 1, metadata: [] },
+        { action: 'create', subject: 'B', bogus: 1 },
+        { action: 7 },
+        {},
+      ];
+      for (const args of inputs) {
+        const direct = mirror.call(args);
+        const viaMcp = await call(args);
+        expect(viaMcp.text, JSON.stringify(args)).toBe(direct.content[0]?.text);
+        expect(viaMcp.details).toEqual(JSON.parse(JSON.stringify(direct.details)));
+        expect(viaMcp.isError).toBe(direct.details.error !== undefined);
+      }
+      const typed = mirror.call({ action: 'create', subject: 5 });
+      expect(typed.content[0]?.text).toBe('Error: subject: expected a string, received 5');
+      expect(typed.details.error).toBe('subject: expected a string, received 5');
+    });
   });
 });
 
@@ -376,31 +444,6 @@ describe('todo: fields', () => {
 });
 
 describe('todo: the envelope', () => {
-  it('details carry the action, the params without action, the whole state and nextId', async () => {
-    const { call } = await mcpTodo();
-    await call({ action: 'create', subject: 'A' });
-    const result = await call({ action: 'create', subject: 'B', blockedBy: [1], owner: 'bob' });
-    expect(result.details).toEqual({
-      action: 'create',
-      params: { subject: 'B', blockedBy: [1], owner: 'bob' },
-      tasks: [
-        { id: 1, subject: 'A', status: 'pending' },
-        { id: 2, subject: 'B', status: 'pending', blockedBy: [1], owner: 'bob' },
-      ],
-      nextId: 3,
-    });
-    expect((await call({ action: 'get', id: 1 })).details).not.toHaveProperty('error');
-  });
-
-  it('lists one tool with an output schema (structured output on), destructive and closed-world, and the guidance as instructions', async () => {
-    const { client } = await mcpTodo();
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['todo']);
-    expect(tools[0]?.outputSchema?.required).toEqual(['action', 'params', 'tasks', 'nextId']);
-    expect(tools[0]?.annotations).toMatchObject({ destructiveHint: true, openWorldHint: false, readOnlyHint: false });
-    expect(client.getInstructions()).toBe(TODO_GUIDANCE);
-  });
-
   it('a snapshot over the limits is taken whole by restore, replay, a store and the tools; it cannot grow', async () => {
     const limits = { maxTasks: 2, maxSubjectLength: 5 };
     const big = {
@@ -424,46 +467,6 @@ describe('todo: the envelope', () => {
       /^the list already holds 3 tasks/,
     );
     expect((await stored.callAsync({ action: 'get', id: 1 })).details.error).toBeUndefined();
-  });
-
-  it('guidance replaces the prompt snippet and guidelines of the instructions, each part alone too', async () => {
-    const guided = new TodoTool({
-      structuredOutput: true,
-      guidance: { promptSnippet: 'Track work.', promptGuidelines: ['One step each.', 'Finish.'] },
-    });
-    const { client } = await mcpTodo(guided);
-    expect(client.getInstructions()).toBe('Track work.\n- One step each.\n- Finish.');
-    const snippetOnly = new TodoTool({ guidance: { promptSnippet: 'Only this line.' } });
-    expect(snippetOnly.instructions.split('\n')[0]).toBe('Only this line.');
-    expect(snippetOnly.instructions.split('\n').slice(1)).toEqual(TODO_GUIDANCE.split('\n').slice(1));
-    expect(new TodoTool().instructions).toBe(TODO_GUIDANCE);
-    expect(() => new TodoTool({ guidance: { promptGuidelines: 'one' as never } })).toThrow(TypeError);
-  });
-
-  it('MCP and call() answer every input alike, wrong types and null included, in the envelope', async () => {
-    const { call } = await mcpTodo();
-    const mirror = new TodoTool();
-    const inputs: Record<string, unknown>[] = [
-      { action: 'create', subject: 5 },
-      { action: 'create', subject: 'A', owner: null, description: null },
-      { action: 'get', id: 'two' },
-      { action: 'get', id: null },
-      { action: 'update', id: 1, status: 'done' },
-      { action: 'update', id: 1, metadata: [] },
-      { action: 'create', subject: 'B', bogus: 1 },
-      { action: 7 },
-      {},
-    ];
-    for (const args of inputs) {
-      const direct = mirror.call(args);
-      const viaMcp = await call(args);
-      expect(viaMcp.text, JSON.stringify(args)).toBe(direct.content[0]?.text);
-      expect(viaMcp.details).toEqual(JSON.parse(JSON.stringify(direct.details)));
-      expect(viaMcp.isError).toBe(direct.details.error !== undefined);
-    }
-    const typed = mirror.call({ action: 'create', subject: 5 });
-    expect(typed.content[0]?.text).toBe('Error: subject: expected a string, received 5');
-    expect(typed.details.error).toBe('subject: expected a string, received 5');
   });
 
   it('onUpdate gets the snapshot after changes only', () => {

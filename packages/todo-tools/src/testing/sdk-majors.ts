@@ -1,0 +1,119 @@
+/**
+ * The MCP SDK majors the tests run every tool through: each with its entry's classes (`.` for v1,
+ * `./v2` for v2), a server of its own and a client of its own over its in-memory transport. A
+ * test written against `SdkMajor` runs through both adapters with the same golden answers (test
+ * support only: not part of any entry).
+ */
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as InMemoryTransportV1 } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/client';
+import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import * as v1 from '../index.js';
+import type { TodoToolCore, TodoToolOptions } from '../todo/todo-tool-core.js';
+import type { TodoToolsCore, TodoToolsOptions } from '../todo-tools-core.js';
+import * as v2 from '../v2/index.js';
+
+/** A tool as tools/list shows it, the fields the tests read. */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { type: string; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
+  outputSchema?: { type?: string; properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A tools/call result as the tests read it. */
+export interface CallResult {
+  content: unknown[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** A connected MCP client of one major. */
+export interface TestClient {
+  listTools(): Promise<{ tools: ListedTool[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<CallResult>;
+  getInstructions(): string | undefined;
+  close(): Promise<void>;
+}
+
+/** A server of one major (its McpServer), as the tests pass it around. */
+export interface TestServer {
+  readonly major: 1 | 2;
+}
+
+/** An entry's TodoTools, its servers and register methods seen through TestServer. */
+export type TestTodoTools = TodoToolsCore & {
+  readonly taskServer: TestServer;
+  readonly server: TestServer;
+  registerTaskTools(server: TestServer): void;
+  registerTaskClaim(server: TestServer): void;
+  registerTodoWrite(server: TestServer): void;
+};
+
+/** An entry's TodoTool, its server and register method seen through TestServer. */
+export type TestTodoTool = TodoToolCore & {
+  readonly server: TestServer;
+  register(server: TestServer): void;
+};
+
+/** One SDK major under test. */
+export interface SdkMajor {
+  major: 1 | 2;
+  /** The entry's TodoTools (`.`'s for v1, `./v2`'s for v2). */
+  TodoTools: new (options?: TodoToolsOptions) => TestTodoTools;
+  /** The entry's TodoTool. */
+  TodoTool: new (options?: TodoToolOptions) => TestTodoTool;
+  /** A new, empty McpServer of this major. */
+  newServer(name?: string): TestServer;
+  /** A client of this major connected to `server` over this major's in-memory transport (closed by `closeClients`). */
+  connect(server: TestServer): Promise<TestClient>;
+}
+
+const open: TestClient[] = [];
+
+/** Closes every client `connect` made (call it in afterEach). */
+export async function closeClients(): Promise<void> {
+  await Promise.all(open.splice(0).map((client) => client.close()));
+}
+
+// The entries' classes take their own major's servers; the tests hand them the servers of the
+// same major, which TestServer hides (each test reads as one text for both majors).
+const V1: SdkMajor = {
+  major: 1,
+  TodoTools: v1.TodoTools as unknown as SdkMajor['TodoTools'],
+  TodoTool: v1.TodoTool as unknown as SdkMajor['TodoTool'],
+  newServer: (name = 'test') => new McpServerV1({ name, version: '1.0.0' }) as unknown as TestServer,
+  async connect(server) {
+    const [serverSide, clientSide] = InMemoryTransportV1.createLinkedPair();
+    const client = new ClientV1({ name: 'test', version: '1.0.0' });
+    await Promise.all([(server as unknown as McpServerV1).connect(serverSide), client.connect(clientSide)]);
+    const connected = client as unknown as TestClient;
+    open.push(connected);
+    return connected;
+  },
+};
+
+const V2: SdkMajor = {
+  major: 2,
+  TodoTools: v2.TodoTools as unknown as SdkMajor['TodoTools'],
+  TodoTool: v2.TodoTool as unknown as SdkMajor['TodoTool'],
+  newServer: (name = 'test') => new McpServerV2({ name, version: '1.0.0' }) as unknown as TestServer,
+  async connect(server) {
+    // Both halves from one package: the two packages bundle separate copies of the transport.
+    const [serverSide, clientSide] = InMemoryTransportV2.createLinkedPair();
+    const client = new ClientV2({ name: 'test', version: '1.0.0' });
+    await Promise.all([(server as unknown as McpServerV2).connect(serverSide), client.connect(clientSide)]);
+    const connected = client as unknown as TestClient;
+    open.push(connected);
+    return connected;
+  },
+};
+
+/** Both majors, for `describe.each(SDK_MAJORS)('… (SDK v$major)', (sdk) => …)`. */
+export const SDK_MAJORS: readonly SdkMajor[] = [V1, V2];

@@ -1,0 +1,99 @@
+// The tools as SDK-neutral definitions: what both entries' adapters mount.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TodoToolCore } from './todo/todo-tool-core.js';
+import { TodoToolsCore } from './todo-tools-core.js';
+
+describe('tool definitions', () => {
+  it('each family hands out its tools in order, built once and frozen', () => {
+    const todos = new TodoToolsCore();
+    expect(todos.taskToolDefinitions().map((tool) => tool.name)).toEqual([
+      'task_create',
+      'task_update',
+      'task_list',
+      'task_get',
+    ]);
+    expect(todos.taskClaimDefinitions().map((tool) => tool.name)).toEqual(['task_claim']);
+    expect(todos.todoWriteDefinitions().map((tool) => tool.name)).toEqual(['todo_write']);
+    expect(new TodoToolCore().definitions().map((tool) => tool.name)).toEqual(['todo']);
+    expect(todos.taskToolDefinitions()).toBe(todos.taskToolDefinitions());
+    for (const tool of todos.taskToolDefinitions()) {
+      expect(Object.isFrozen(tool)).toBe(true);
+      expect(Object.isFrozen(tool.inputJsonSchema)).toBe(true);
+      expect(Object.isFrozen(tool.annotations)).toBe(true);
+    }
+  });
+
+  it('carry what the options present: output schemas only with structuredOutput, _meta only with alwaysLoad', () => {
+    const [plain] = new TodoToolsCore().taskToolDefinitions();
+    expect(plain).not.toHaveProperty('outputSchema');
+    expect(plain).not.toHaveProperty('outputJsonSchema');
+    expect(plain).not.toHaveProperty('_meta');
+    const [shown] = new TodoToolsCore({ structuredOutput: true, alwaysLoad: true }).taskToolDefinitions();
+    expect(shown?.outputJsonSchema).toMatchObject({ type: 'object', required: ['task'] });
+    expect(shown?._meta).toEqual({ 'anthropic/alwaysLoad': true });
+    // The JSON Schema clients are shown is zod's draft-07 output, as the v1 SDK writes it.
+    expect(shown?.inputJsonSchema).toMatchObject({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      required: ['subject', 'description'],
+      additionalProperties: false,
+    });
+  });
+
+  it('a handler answers as the direct API does, on the same list, and refuses bad input in a result', async () => {
+    const todos = new TodoToolsCore({ structuredOutput: true });
+    const [create, update, list] = todos.taskToolDefinitions();
+    expect(await create?.handler({ subject: 'A', description: '' }, {})).toMatchObject({
+      content: [{ type: 'text', text: 'Task #1 created successfully: A' }],
+      structuredContent: { task: { id: '1' } },
+    });
+    expect(await update?.handler({ taskId: '1', status: 'done' }, {})).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'Error: status: expected one of pending, in_progress, completed, deleted, received "done"',
+        },
+      ],
+      isError: true,
+    });
+    expect(await list?.handler(null, {})).toMatchObject({ isError: true });
+    expect(todos.listTasks()).toBe('#1 [pending] A');
+    const todo = new TodoToolCore();
+    const [tool] = todo.definitions();
+    expect(await tool?.handler({ action: 'create', subject: 'B' }, {})).toEqual({
+      content: [{ type: 'text', text: 'Created #1: B (pending)' }],
+    });
+    expect(todo.snapshot().tasks).toHaveLength(1);
+  });
+
+  it('the task_update handler passes on the call signal: aborted during TaskCompleted, it answers Interrupted', async () => {
+    const todos = new TodoToolsCore({
+      beforeTask: (event) => (event === 'TaskCompleted' ? new Promise<undefined>(() => {}) : undefined),
+    });
+    await todos.createTask({ subject: 'A', description: '' });
+    const update = todos.taskToolDefinitions()[1];
+    const controller = new AbortController();
+    const answer = update?.handler({ taskId: '1', status: 'completed' }, { signal: controller.signal });
+    controller.abort();
+    expect(await answer).toEqual({
+      content: [{ type: 'text', text: 'Interrupted: the task was not changed.' }],
+      isError: true,
+    });
+    expect(todos.getTask('1')).toContain('Status: pending');
+  });
+});
+
+describe('the core', () => {
+  it('imports no MCP SDK: only the adapters (v1/, v2/) and test support do', () => {
+    const source = new URL('.', import.meta.url).pathname;
+    const files = (readdirSync(source, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.ts') && !/\.(test|bench|property)\.ts$|\.large\.test\.ts$/.test(file))
+      .filter((file) => !/^(v1|v2|testing)\//.test(relative(source, join(source, file))));
+    expect(files.length).toBeGreaterThan(20);
+    const sdkImport = /(from\s*|import\s*\(\s*)['"]@modelcontextprotocol\//;
+    const importing = files.filter((file) => sdkImport.test(readFileSync(join(source, file), 'utf8')));
+    expect(importing).toEqual([]);
+  });
+});

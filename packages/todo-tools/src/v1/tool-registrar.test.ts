@@ -1,0 +1,93 @@
+// The v1 adapter: what a v1 server is given, and what fits as one.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { TodoTool, TodoTools, type ToolRegistrar } from '../index.js';
+
+async function listed(server: McpServer) {
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  const { tools } = await client.listTools();
+  await client.close();
+  return tools;
+}
+
+describe('the v1 adapter', () => {
+  it('tools/list shows each definition: its JSON Schemas, annotations and _meta', async () => {
+    const todos = new TodoTools({ structuredOutput: true, alwaysLoad: true });
+    const todo = new TodoTool({ structuredOutput: true, alwaysLoad: true });
+    const server = new McpServer({ name: 'all', version: '1.0.0' });
+    todos.registerTaskTools(server);
+    todos.registerTaskClaim(server);
+    todos.registerTodoWrite(server);
+    todo.register(server);
+    const definitions = [
+      ...todos.taskToolDefinitions(),
+      ...todos.taskClaimDefinitions(),
+      ...todos.todoWriteDefinitions(),
+      ...todo.definitions(),
+    ];
+    const tools = await listed(server);
+    expect(tools.map((tool) => tool.name)).toEqual(definitions.map((tool) => tool.name));
+    for (const [index, tool] of tools.entries()) {
+      const definition = definitions[index];
+      // Equal, not byte for byte: the client's parse of tools/list puts the keys it knows first.
+      expect(tool.inputSchema).toEqual(definition?.inputJsonSchema);
+      expect(tool.outputSchema).toEqual(definition?.outputJsonSchema);
+      expect(tool).toMatchObject({
+        title: definition?.title,
+        description: definition?.description,
+        annotations: definition?.annotations,
+        _meta: { 'anthropic/alwaysLoad': true },
+      });
+    }
+  });
+
+  it('a plain object with registerTool is a server to the register methods: a wrapper needs no cast', async () => {
+    const server = new McpServer({ name: 'mine', version: '1.0.0' });
+    const renamed: ToolRegistrar = {
+      registerTool: (name, config, handler) => server.registerTool(`raider_${name}`, config, handler),
+    };
+    const todos = new TodoTools();
+    todos.registerTaskTools(renamed);
+    new TodoTool().register(renamed);
+    expect((await listed(server)).map((tool) => tool.name)).toEqual([
+      'raider_task_create',
+      'raider_task_update',
+      'raider_task_list',
+      'raider_task_get',
+      'raider_todo',
+    ]);
+  });
+
+  it('hands each handler the call signal', async () => {
+    const todos = new TodoTools({
+      beforeTask: (event) => (event === 'TaskCompleted' ? new Promise<undefined>(() => {}) : undefined),
+    });
+    await todos.createTask({ subject: 'A', description: '' });
+    let update: ((args: Record<string, unknown>, extra: { signal: AbortSignal }) => Promise<unknown>) | undefined;
+    todos.registerTaskTools({
+      registerTool: (name, _config, handler) => {
+        if (name === 'task_update') update = handler;
+      },
+    });
+    const controller = new AbortController();
+    const answer = update?.({ taskId: '1', status: 'completed' }, { signal: controller.signal });
+    controller.abort();
+    expect(await answer).toEqual({
+      content: [{ type: 'text', text: 'Interrupted: the task was not changed.' }],
+      isError: true,
+    });
+  });
+
+  it('takes no v2 server (checked by the type checker)', () => {
+    const refuse = (todos: TodoTools) => {
+      // @ts-expect-error A v2 McpServer is not a v1 registrar: its handlers get a `ctx`, not `extra`.
+      todos.registerTaskTools(new McpServerV2({ name: 'v2', version: '1.0.0' }));
+    };
+    expect(typeof refuse).toBe('function');
+  });
+});
