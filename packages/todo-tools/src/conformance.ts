@@ -4,3 +4,6 @@
  */
 export type { ConformanceRunner, OpenTestList } from './store/task-store-conformance.js';
 export { describeTaskStoreConformance } from './store/task-store-conformance.js';
+// The store's type, from here too: so this entry's declarations name no SDK entry's (which would
+// need that entry's SDK to type-check).
+export type { TaskStore } from './store/task-store.js';
