@@ -4,10 +4,11 @@
  * test written against `SdkMajor` runs through both adapters with the same golden answers (test
  * support only: not part of any entry).
  */
+
+import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as InMemoryTransportV1 } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/client';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import * as v1 from '../index.js';
 import type { TodoToolCore, TodoToolOptions } from '../todo/todo-tool-core.js';
@@ -66,9 +67,13 @@ export type TestTodoTool = TodoToolCore & {
 export interface SdkMajor {
   major: 1 | 2;
   /** The entry's TodoTools (`.`'s for v1, `./v2`'s for v2). */
-  TodoTools: new (options?: TodoToolsOptions) => TestTodoTools;
+  TodoTools: new (
+    options?: TodoToolsOptions,
+  ) => TestTodoTools;
   /** The entry's TodoTool. */
-  TodoTool: new (options?: TodoToolOptions) => TestTodoTool;
+  TodoTool: new (
+    options?: TodoToolOptions,
+  ) => TestTodoTool;
   /** A new, empty McpServer of this major. */
   newServer(name?: string): TestServer;
   /** A client of this major connected to `server` over this major's in-memory transport (closed by `closeClients`). */

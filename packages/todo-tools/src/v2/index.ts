@@ -23,7 +23,14 @@ export { replay } from '../todo/todo-replay.js';
 export { isImmutableTasks } from '../todo/todo-state.js';
 export type { TodoToolOptions } from '../todo/todo-tool-core.js';
 export { TodoToolCore } from '../todo/todo-tool-core.js';
-export type { TodoAction, TodoDetails, TodoResult, TodoSnapshot, TodoTask, TodoTaskStatus } from '../todo/todo-types.js';
+export type {
+  TodoAction,
+  TodoDetails,
+  TodoResult,
+  TodoSnapshot,
+  TodoTask,
+  TodoTaskStatus,
+} from '../todo/todo-types.js';
 export type { TodoToolsOptions } from '../todo-tools-core.js';
 export { TodoToolsCore } from '../todo-tools-core.js';
 export type { JsonSchema, ToolCallContext, ToolCallResult, ToolDefinition, ToolHints } from '../tool-definition.js';
