@@ -4,7 +4,8 @@ import { defineConfig } from 'tsup';
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `.` mounts the tools on the v1 SDK, `./v2` on v2; the SDK-neutral core goes into a chunk both share.
+  entry: { index: 'src/index.ts', v2: 'src/v2/index.ts' },
   format: ['esm'],
   target: 'node20',
   dts: true,

@@ -1,0 +1,226 @@
+/**
+ * AskTools on the MCP TypeScript SDK v2 (`@modelcontextprotocol/server`): the same ask_user and
+ * AskUserQuestion as the `.` entry (SDK-neutral, `../core`), mounted on a v2 `McpServer`. The
+ * client's user is asked in the style of protocol revision 2026-07-28 (`input_required`, the
+ * answer read on the retry); the SDK's legacy shim asks a 2025-era client with a real
+ * `elicitation/create` from the same code. An application's own answerer (a terminal, a web
+ * board) is asked first and answers while the call waits, as on v1.
+ */
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { ASK_USER } from '../core/ask-user.js';
+import { ASK_USER_QUESTION } from '../core/ask-user-question.js';
+import {
+  askWhileWaiting,
+  DEFAULT_PROGRESS_INTERVAL_MS,
+  DEFAULT_TIMEOUT_MS,
+  keepAlive,
+  type ToolCall,
+  thrownOutcome,
+} from '../core/asking.js';
+import { acceptedForm } from '../core/elicitation-form.js';
+import { duration, UNAVAILABLE } from '../core/outcomes.js';
+import { ANNOTATIONS, type QuestionTool } from '../core/question-tool.js';
+import { advertised } from '../core/tool-input.js';
+import { failure, type ToolResult } from '../core/tool-result.js';
+import type { Answerer } from '../core/types.js';
+import { VERSION } from '../core/version.js';
+import {
+  askClient,
+  type ClientAnswer,
+  clientAnswer,
+  clientCanAnswerForms,
+  isModernRequest,
+} from './client-question.js';
+
+/**
+ * The part of a v2 `McpServer` the tools are mounted on: its `registerTool`, and its low-level
+ * `server`'s `getClientCapabilities` (what a 2025-era client declared at `initialize`, to
+ * refuse plainly one that cannot answer a form). An `McpServer` is one.
+ */
+export type ToolServer = Pick<McpServer, 'registerTool'> & {
+  readonly server: Pick<McpServer['server'], 'getClientCapabilities'>;
+};
+
+/** Options of {@link AskTools}. */
+export interface AskToolsOptions {
+  /**
+   * Your own way to reach a person (a terminal prompt, a web board), asked first on every call;
+   * an Asker it yields answers while the call waits, exactly as on the `.` entry. When there is
+   * none, or it yields none, the client's user is asked (see `elicitation`).
+   */
+  answerer?: Answerer;
+  /**
+   * Ask the client's user through elicitation when the answerer yields no asker; default true.
+   * `false` leaves the answerer alone: without one every call is refused.
+   */
+  elicitation?: boolean;
+  /**
+   * How long a question may wait for its answer; default 30 minutes. An answer that comes later
+   * is the timed-out error result (the retry of a 2026-era client, or the shim's re-entry).
+   */
+  timeoutMs?: number;
+  /** How often to send progress while a call waits, when the client gave a progress token; default 15 s. */
+  progressIntervalMs?: number;
+  /**
+   * Declare output schemas and return `structuredContent` beside the text; default false (Claude
+   * Code shows the model that JSON instead of the text). As the `.` entry's option.
+   */
+  structuredOutput?: boolean;
+}
+
+/** Options of `registerAskUserQuestion`. */
+export interface AskUserQuestionOptions {
+  /** The tool's name; default `AskUserQuestion`. */
+  name?: string;
+}
+
+/** What a v2 handler's `ctx` says of the call, for the SDK-neutral waiting. */
+function toolCall(ctx: ServerContext): ToolCall {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  return {
+    signal: ctx.mcpReq.signal,
+    requestId: ctx.mcpReq.id,
+    sendProgress:
+      progressToken === undefined
+        ? undefined
+        : (progress, message) =>
+            ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, message } }),
+  };
+}
+
+/**
+ * ask_user and, on request, Claude Code's AskUserQuestion on a v2 `McpServer`, with the answers,
+ * refusals and outcomes of the `.` entry. A call is answered, in this order, by: the answer a
+ * retry carries; the answerer's asker, while the call waits; the client's user, asked with the
+ * question's form (`input_required` toward a 2026-era client, `elicitation/create` through the
+ * SDK's shim toward a 2025-era one); else the plain refusal.
+ */
+export class AskTools {
+  /** The text of the refusal when nobody can answer. */
+  readonly unavailable: string = UNAVAILABLE;
+  /** How long a question may wait for its answer. */
+  readonly timeoutMs: number;
+  private readonly answerer: Answerer | undefined;
+  private readonly elicitation: boolean;
+  private readonly progressIntervalMs: number;
+  private readonly structuredOutput: boolean;
+  /** The progress kept alive while the shim asks a 2025-era client, by the call's signal (the same on every round). */
+  private readonly waiting = new WeakMap<AbortSignal, () => void>();
+  private built: McpServer | undefined;
+
+  constructor(options: AskToolsOptions = {}) {
+    this.answerer = options.answerer;
+    this.elicitation = options.elicitation ?? true;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.progressIntervalMs = options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
+    this.structuredOutput = options.structuredOutput ?? false;
+  }
+
+  /**
+   * A v2 McpServer with the tool ask_user, built once. Its legacy shim waits `timeoutMs` for a
+   * 2025-era client's answer (`inputRequired.roundTimeoutMs`; the SDK's default is 10 minutes).
+   */
+  get server(): McpServer {
+    if (!this.built) {
+      this.built = new McpServer(
+        { name: 'raider-ask', version: VERSION },
+        { inputRequired: { roundTimeoutMs: this.timeoutMs } },
+      );
+      this.register(this.built);
+    }
+    return this.built;
+  }
+
+  /** Mounts ask_user on a server you own. */
+  register(server: ToolServer): void {
+    this.mount(server, ASK_USER, ASK_USER.name);
+  }
+
+  /**
+   * Mounts Claude Code's AskUserQuestion on a server you own: all questions in one form (one
+   * `input_required` round), worded as Claude Code 2.1.332 words the answers, as on the `.` entry.
+   */
+  registerAskUserQuestion(server: ToolServer, options: AskUserQuestionOptions = {}): void {
+    this.mount(server, ASK_USER_QUESTION, options.name ?? ASK_USER_QUESTION.name);
+  }
+
+  private mount<Input, Answer>(server: ToolServer, tool: QuestionTool<Input, Answer>, name: string): void {
+    server.registerTool(
+      name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: advertised(tool.schema, 'draft-2020-12'),
+        ...(this.structuredOutput ? { outputSchema: z.object(tool.output) } : {}),
+        annotations: ANNOTATIONS,
+      },
+      (args, ctx) => this.call(server, tool, args, ctx),
+    );
+  }
+
+  /** One call (or one round of it): the retry's answer, the answerer, the client, or the refusal. */
+  private async call<Input, Answer>(
+    server: ToolServer,
+    tool: QuestionTool<Input, Answer>,
+    args: unknown,
+    ctx: ServerContext,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const parsed = tool.parse(args);
+    if (!parsed.success) return parsed.result;
+    const answer = clientAnswer(ctx);
+    if (answer) {
+      this.waiting.get(ctx.mcpReq.signal)?.();
+      return this.answered(tool, parsed.input, answer);
+    }
+    const asker = this.answerer?.();
+    if (asker) {
+      const wait = { timeoutMs: this.timeoutMs, progressIntervalMs: this.progressIntervalMs };
+      return askWhileWaiting(asker, toolCall(ctx), wait, async (asker, signal) =>
+        tool.result(parsed.input, await tool.ask(asker, parsed.input, signal), this.structuredOutput),
+      );
+    }
+    if (!this.elicitation || !clientCanAnswerForms(server.server, ctx)) return failure('unavailable');
+    if (!isModernRequest(ctx)) {
+      // The shim holds this call open while the client asks, but sends no progress of its own:
+      // keep the client's idle timer from cutting it, as the `.` entry does while it waits.
+      const stop = keepAlive(toolCall(ctx).sendProgress, this.progressIntervalMs, {
+        signal: ctx.mcpReq.signal,
+        untilMs: this.timeoutMs,
+      });
+      this.waiting.set(ctx.mcpReq.signal, stop);
+    }
+    return askClient(tool.form(parsed.input), Date.now());
+  }
+
+  /** The result of the answer a retry carries; one that comes after `timeoutMs` is the timed-out result. */
+  private answered<Input, Answer>(tool: QuestionTool<Input, Answer>, input: Input, answer: ClientAnswer): ToolResult {
+    if (answer.askedAt !== undefined && Date.now() - answer.askedAt > this.timeoutMs) {
+      return failure('timeout', duration(this.timeoutMs));
+    }
+    if (answer.kind === 'unreadable')
+      return failure('failed', 'the client answered with something other than the form');
+    try {
+      return tool.result(input, tool.read(input, acceptedForm(answer.response)), this.structuredOutput);
+    } catch (error) {
+      return thrownOutcome(error, this.timeoutMs);
+    }
+  }
+}
+
+/**
+ * Mounts Claude Code's AskUserQuestion on a v2 `server`, asking the client's user (or
+ * `options.answerer` first when given); refuses plainly when nobody can answer.
+ */
+export function registerAskUserQuestion(
+  server: ToolServer,
+  options: AskUserQuestionOptions & Omit<AskToolsOptions, 'progressIntervalMs'> = {},
+): void {
+  const { name, ...tools } = options;
+  new AskTools(tools).registerAskUserQuestion(server, name === undefined ? {} : { name });
+}
