@@ -1,7 +1,7 @@
 // Each entry is a leaf of its own SDK: `.` (src/index.ts) reaches the v1 SDK and never v2, `./v2`
 // (src/v2/index.ts) reaches v2 and never v1, and the core both share imports neither. Read from
 // the sources, types included, so an `import type` of the wrong SDK fails here before it reaches
-// a .d.ts (check-pack.mjs checks the built .d.ts files too).
+// a .d.ts (scripts/check-peers.mjs checks the built .d.ts files too).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,15 +1,16 @@
 // What a user gets from `npm install @raider/ask-tools` with either SDK, or both. Both SDKs are
-// optional peers, so the repository's scripts/check-pack.mjs (which installs the required peers
-// only and imports `.`) cannot try this package: this script packs it and installs the tarball
-// into three empty projects, each with zod and
+// optional peers (one entry per SDK major), so each must be tried alone, which the repository's
+// scripts/check-pack.mjs (one install, one import of `.`) does not do: this script packs the
+// package and installs the tarball into three empty projects, each with zod and
 //   - v1: @modelcontextprotocol/sdk alone,
 //   - v2: @modelcontextprotocol/server alone,
 //   - both,
 // checks that npm (npm ls) and pnpm (auto-install-peers off, pnpm peers check) find no peer
-// missing or invalid and warn of none, and pull in no SDK that was not asked for, that the entry of each installed SDK mounts the tools and answers a
-// call (v1: through a v1 Client; v2: in the 2025 era over the SDK's InMemoryTransport, the shim
-// sending a real elicitation/create, and in the 2026 era through createMcpHandler, input_required
-// and a retry), and that the entry of a missing SDK fails naming it. Before that it checks the
+// missing or invalid and warn of none, and pull in no SDK that was not asked for; that the entry
+// of each installed SDK mounts the tools and answers a call (v1: through a v1 Client; v2: in the
+// 2025 era over the SDK's InMemoryTransport, the shim sending a real elicitation/create, and in
+// the 2026 era through createMcpHandler, input_required and a retry); and that the entry of a
+// missing SDK fails naming it. Before that it checks the
 // built .d.ts files: `.` references no v2 type, `./v2` no v1 type. Prints what each step took.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +32,7 @@ const step = (what, fn) => {
   return out;
 };
 const fail = (message) => {
-  console.error(`check-pack: ${message}`);
+  console.error(`check-peers: ${message}`);
   process.exit(1);
 };
 
