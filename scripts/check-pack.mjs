@@ -2,7 +2,7 @@
 // the workspace packages it depends on, which are not published yet), installs the tarballs into
 // an empty project with nothing else, imports the package and, for one with a `bin`, runs it with
 // --version. Every published package's `check:package` runs it.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -46,8 +46,19 @@ try {
     join(project, 'package.json'),
     JSON.stringify({ name: 'empty-project', private: true, type: 'module' }),
   );
-  // Peers (the MCP SDK, zod) come from the registry, as they would for a user.
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', ...tarballs], { cwd: project, stdio: 'ignore' });
+  // Peers (the MCP SDK, zod) come from the registry, as they would for a user. Optional peers
+  // (both SDK majors of a package with one entry per major) are installed as a user of both would;
+  // a package's own check-peers script tries each alone.
+  const optional = Object.entries(manifest.peerDependenciesMeta ?? {})
+    .filter(([, meta]) => meta?.optional)
+    .map(([name]) => `${name}@${manifest.peerDependencies?.[name] ?? 'latest'}`);
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', ...tarballs, ...optional], {
+    cwd: project,
+    encoding: 'utf8',
+  });
+  const said = `${install.stdout}${install.stderr}`;
+  if (install.status !== 0) throw new Error(`npm install failed:\n${said}`);
+  if (/peer dep|ERESOLVE|unmet peer/i.test(said)) throw new Error(`npm warned about a peer:\n${said}`);
   const probe = `const api = await import(${JSON.stringify(manifest.name)});
 if (Object.keys(api).length === 0) { console.error('the package exports nothing'); process.exit(1); }`;
   writeFileSync(join(project, 'probe.mjs'), probe);
