@@ -1,17 +1,19 @@
 // What a user gets from `npm install @raider/ask-tools` with either SDK, or both. Both SDKs are
 // optional peers (one entry per SDK major), so each must be tried alone, which the repository's
 // scripts/check-pack.mjs (one install, one import of `.`) does not do: this script packs the
-// package and installs the tarball into three empty projects, each with zod and
+// package and installs the tarball into four empty projects, each with zod and
 //   - v1: @modelcontextprotocol/sdk alone,
 //   - v2: @modelcontextprotocol/server alone,
 //   - both,
+//   - neither (zod alone);
 // checks that npm (npm ls) and pnpm (auto-install-peers off, pnpm peers check) find no peer
 // missing or invalid and warn of none, and pull in no SDK that was not asked for; that the entry
 // of each installed SDK mounts the tools and answers a call (v1: through a v1 Client; v2: in the
 // 2025 era over the SDK's InMemoryTransport, the shim sending a real elicitation/create, and in
 // the 2026 era through createMcpHandler, input_required and a retry); and that the entry of a
-// missing SDK fails naming it. Before that it checks the
-// built .d.ts files: `.` references no v2 type, `./v2` no v1 type. Prints what each step took.
+// missing SDK fails naming it. Before that it checks the built files: `.` (its .js and .d.ts
+// and the chunks they import) reaches no v2 module or type, `./v2` no v1 one. Run after `pnpm
+// build`, from packages/ask-tools (`check:package` does); prints what each step took.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,23 +38,28 @@ const fail = (message) => {
   process.exit(1);
 };
 
-/** The bare specifiers a built .d.ts reaches through its relative imports. */
-function declarationImports(file, seen = new Set()) {
+/** The bare specifiers a built file (.js or .d.ts) reaches through the chunks it imports. */
+function builtImports(file, seen = new Set()) {
   if (seen.has(file)) return [];
   seen.add(file);
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/from '([^']+)'/g)].flatMap(([, specifier]) =>
-    specifier.startsWith('.')
-      ? declarationImports(join(dirname(file), specifier.replace(/\.js$/, '.d.ts')), seen)
-      : [specifier],
-  );
+  return [...text.matchAll(/(?:from|import)\s*["']([^"']+)["']/g)].flatMap(([, specifier]) => {
+    if (!specifier.startsWith('.')) return [specifier];
+    // A declaration file names its chunks by their .js; their types are in the .d.ts beside.
+    const chunk = file.endsWith('.d.ts') ? specifier.replace(/\.js$/, '.d.ts') : specifier;
+    return builtImports(join(dirname(file), chunk), seen);
+  });
 }
-const v1Types = declarationImports(join(here, 'dist/index.d.ts'));
-const v2Types = declarationImports(join(here, 'dist/v2.d.ts'));
-if (v1Types.some((s) => /^@modelcontextprotocol\/(server|client|core)/.test(s)))
-  fail(`dist/index.d.ts references v2: ${v1Types.join(', ')}`);
-if (v2Types.some((s) => s.startsWith('@modelcontextprotocol/sdk')))
-  fail(`dist/v2.d.ts references v1: ${v2Types.join(', ')}`);
+const V2_MODULE = /^@modelcontextprotocol\/(server|client|core)/;
+for (const file of ['index.js', 'index.d.ts']) {
+  const reached = builtImports(join(here, 'dist', file));
+  if (reached.some((s) => V2_MODULE.test(s))) fail(`dist/${file} reaches v2: ${reached.join(', ')}`);
+}
+for (const file of ['v2.js', 'v2.d.ts']) {
+  const reached = builtImports(join(here, 'dist', file));
+  if (reached.some((s) => s.startsWith('@modelcontextprotocol/sdk')))
+    fail(`dist/${file} reaches v1: ${reached.join(', ')}`);
+}
 
 // The probes, run inside each project. `.` through a v1 Client.
 const probeV1 = `
@@ -133,6 +140,14 @@ const scenarios = [
   },
   { name: 'v2 + zod', peers: [V2], probes: [probeV2, probeMissing('@raider/ask-tools', '@modelcontextprotocol/sdk')] },
   { name: 'both + zod', peers: [V1, V2], probes: [probeV1, probeV2] },
+  {
+    name: 'zod alone',
+    peers: [],
+    probes: [
+      probeMissing('@raider/ask-tools', '@modelcontextprotocol/sdk'),
+      probeMissing('@raider/ask-tools/v2', '@modelcontextprotocol/server'),
+    ],
+  },
 ];
 const SDKS = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server'];
 
@@ -191,7 +206,9 @@ try {
       });
     }
   }
-  console.log(`packed ${manifest.name} and used it from empty projects with v1, v2 and both (no peer warning):`);
+  console.log(
+    `packed ${manifest.name} and used it from empty projects with v1, v2, both and neither (no peer warning):`,
+  );
   for (const figure of figures) console.log(`  ${figure}`);
   console.log(`  total: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } finally {

@@ -5,7 +5,7 @@ export { AskError } from './core/errors.js';
 export type { AskFailure } from './core/outcomes.js';
 export { UNAVAILABLE } from './core/outcomes.js';
 export type { Answerer, Asker, FormAsker, FormQuestion } from './core/types.js';
-export type { AskToolsOptions, AskUserQuestionOptions, ToolServer } from './v1/ask-tools.js';
+export type { AskToolsOptions, AskUserQuestionOptions, ToolRegistrar } from './v1/ask-tools.js';
 export { AskTools, registerAskUserQuestion } from './v1/ask-tools.js';
 export type { ElicitingServer } from './v1/elicitation.js';
 export { elicitationAnswerer } from './v1/elicitation.js';

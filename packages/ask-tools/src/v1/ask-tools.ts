@@ -25,7 +25,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * The part of a v1 `McpServer` the tools are mounted on: its `registerTool`. An `McpServer`
  * is one; so is anything else that registers tools the same way.
  */
-export type ToolServer = Pick<McpServer, 'registerTool'>;
+export type ToolRegistrar = Pick<McpServer, 'registerTool'>;
 
 /** Options of {@link AskTools}. */
 export interface AskToolsOptions {
@@ -101,7 +101,7 @@ export class AskTools {
   }
 
   /** Mounts ask_user on a server you own. */
-  register(server: ToolServer): void {
+  register(server: ToolRegistrar): void {
     this.mount(server, ASK_USER, ASK_USER.name);
   }
 
@@ -114,12 +114,12 @@ export class AskTools {
    * Read the answers carefully …` when one was typed, `The user did not answer the questions.` when
    * none was given. Unanswered questions are left out of the entries, as Claude Code does.
    */
-  registerAskUserQuestion(server: ToolServer, options: AskUserQuestionOptions = {}): void {
+  registerAskUserQuestion(server: ToolRegistrar, options: AskUserQuestionOptions = {}): void {
     this.mount(server, ASK_USER_QUESTION, options.name ?? ASK_USER_QUESTION.name);
   }
 
   /** Registers one question tool: checks its arguments, finds an asker (or refuses) and waits for the answer. */
-  private mount<Input, Answer>(server: ToolServer, tool: QuestionTool<Input, Answer>, name: string): void {
+  private mount<Input, Answer>(server: ToolRegistrar, tool: QuestionTool<Input, Answer>, name: string): void {
     server.registerTool(
       name,
       {
@@ -149,7 +149,7 @@ export class AskTools {
  * `structuredOutput` is AskTools' option of that name (default false: text only, for Claude Code).
  */
 export function registerAskUserQuestion(
-  server: ToolServer & ElicitingServer,
+  server: ToolRegistrar & ElicitingServer,
   options: AskUserQuestionOptions & { answerer?: Answerer; timeoutMs?: number; structuredOutput?: boolean } = {},
 ): void {
   const { name, answerer, timeoutMs, structuredOutput } = options;

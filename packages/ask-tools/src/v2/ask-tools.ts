@@ -43,7 +43,7 @@ import {
  * `server`'s `getClientCapabilities` (what a 2025-era client declared at `initialize`, to
  * refuse plainly one that cannot answer a form). An `McpServer` is one.
  */
-export type ToolServer = Pick<McpServer, 'registerTool'> & {
+export type ToolRegistrar = Pick<McpServer, 'registerTool'> & {
   readonly server: Pick<McpServer['server'], 'getClientCapabilities'>;
 };
 
@@ -138,7 +138,7 @@ export class AskTools {
   }
 
   /** Mounts ask_user on a server you own. */
-  register(server: ToolServer): void {
+  register(server: ToolRegistrar): void {
     this.mount(server, ASK_USER, ASK_USER.name);
   }
 
@@ -146,11 +146,11 @@ export class AskTools {
    * Mounts Claude Code's AskUserQuestion on a server you own: all questions in one form (one
    * `input_required` round), worded as Claude Code 2.1.332 words the answers, as on the `.` entry.
    */
-  registerAskUserQuestion(server: ToolServer, options: AskUserQuestionOptions = {}): void {
+  registerAskUserQuestion(server: ToolRegistrar, options: AskUserQuestionOptions = {}): void {
     this.mount(server, ASK_USER_QUESTION, options.name ?? ASK_USER_QUESTION.name);
   }
 
-  private mount<Input, Answer>(server: ToolServer, tool: QuestionTool<Input, Answer>, name: string): void {
+  private mount<Input, Answer>(server: ToolRegistrar, tool: QuestionTool<Input, Answer>, name: string): void {
     server.registerTool(
       name,
       {
@@ -166,7 +166,7 @@ export class AskTools {
 
   /** One call (or one round of it): the retry's answer, the answerer, the client, or the refusal. */
   private async call<Input, Answer>(
-    server: ToolServer,
+    server: ToolRegistrar,
     tool: QuestionTool<Input, Answer>,
     args: unknown,
     ctx: ServerContext,
@@ -218,7 +218,7 @@ export class AskTools {
  * `options.answerer` first when given); refuses plainly when nobody can answer.
  */
 export function registerAskUserQuestion(
-  server: ToolServer,
+  server: ToolRegistrar,
   options: AskUserQuestionOptions & Omit<AskToolsOptions, 'progressIntervalMs'> = {},
 ): void {
   const { name, ...tools } = options;

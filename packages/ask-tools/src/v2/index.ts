@@ -6,5 +6,5 @@ export { AskError } from '../core/errors.js';
 export type { AskFailure } from '../core/outcomes.js';
 export { UNAVAILABLE } from '../core/outcomes.js';
 export type { Answerer, Asker, FormAsker, FormQuestion } from '../core/types.js';
-export type { AskToolsOptions, AskUserQuestionOptions, ToolServer } from './ask-tools.js';
+export type { AskToolsOptions, AskUserQuestionOptions, ToolRegistrar } from './ask-tools.js';
 export { AskTools, registerAskUserQuestion } from './ask-tools.js';
