@@ -1,4 +1,4 @@
-// The public surface is intentional: every name the package exports is one its README documents.
+// The public surface of `.` is intentional: every name it exports is one the README documents.
 // A new export fails this test until it is added here on purpose (and to the README).
 import { describeExports } from '@raider/coded-error/testing';
 import * as api from './index.js';

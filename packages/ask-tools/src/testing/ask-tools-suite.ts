@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AskError } from '../core/errors.js';
 import { UNAVAILABLE } from '../core/outcomes.js';
 import type { Asker } from '../core/types.js';
-import type { ElicitHandler, ElicitOutcome, Harness, ListedTool, SuiteToolsOptions } from './harness.js';
+import type { Connection, ElicitHandler, ElicitOutcome, Harness, ListedTool, SuiteToolsOptions } from './harness.js';
 
 /** tools/list of the two tools as the `.` entry listed them before the v2 adapter existed. */
 const golden = JSON.parse(readFileSync(new URL('./tools-list.golden.json', import.meta.url), 'utf8')) as {
@@ -51,33 +51,52 @@ const withoutDifferences = (tools: ListedTool[]) =>
     ...(tool.outputSchema === undefined ? {} : { outputSchema: undeclared(tool.outputSchema) }),
   }));
 
-/** The shared suite, run through `harness`. */
-export function describeAskTools<Server>(harness: Harness<Server>): void {
-  const { entry } = harness;
-  afterEach(() => harness.closeAll());
-
+/** What every part of the suite is given: the harness, its entry, and two ways to connect. */
+interface Suite<Server> {
+  harness: Harness<Server>;
+  entry: Harness<Server>['entry'];
   /**
    * ask_user and AskUserQuestion on a server of the harness, answered by the client's user
    * through elicitation (when `handler`; else the client declares none).
    */
-  const setup = (handler?: ElicitHandler, options: SuiteToolsOptions = {}) =>
-    harness.connect(() => {
-      const server = harness.newServer();
-      const answerer = entry.clientAnswerer(server);
-      const ask = new entry.AskTools({ ...(answerer ? { answerer } : {}), ...options });
-      ask.register(server);
-      ask.registerAskUserQuestion(server);
-      return server;
-    }, handler);
-
+  setup: (handler?: ElicitHandler, options?: SuiteToolsOptions) => Promise<Connection>;
   /** A server with tools mounted by `mount` alone, and a client that cannot elicit. */
-  const mounted = (mount: (server: Server) => void) =>
-    harness.connect(() => {
-      const server = harness.newServer();
-      mount(server);
-      return server;
-    });
+  mounted: (mount: (server: Server) => void) => Promise<Connection>;
+}
 
+/** The shared suite, run through `harness`. */
+export function describeAskTools<Server>(harness: Harness<Server>): void {
+  const { entry } = harness;
+  afterEach(() => harness.closeAll());
+  const suite: Suite<Server> = {
+    harness,
+    entry,
+    setup: (handler, options = {}) =>
+      harness.connect(() => {
+        const server = harness.newServer();
+        const answerer = entry.clientAnswerer(server);
+        const ask = new entry.AskTools({ ...(answerer ? { answerer } : {}), ...options });
+        ask.register(server);
+        ask.registerAskUserQuestion(server);
+        return server;
+      }, handler),
+    mounted: (mount) =>
+      harness.connect(() => {
+        const server = harness.newServer();
+        mount(server);
+        return server;
+      }),
+  };
+  askUserThroughElicitation(suite);
+  answerers(suite);
+  askUserInput(suite);
+  askUserQuestion(suite);
+  standaloneMount(suite);
+  structuredOutput(suite);
+}
+
+/** ask_user answered through the client's elicitation: answers, outcomes, timeout, cancellation, progress. */
+function askUserThroughElicitation<Server>({ harness, entry, setup }: Suite<Server>): void {
   describe(`ask_user through elicitation, ${harness.name}`, () => {
     it('a free-text question: the answer is the result text', async () => {
       const { call, requests } = await setup(() => ({ action: 'accept', content: { answer: 'Use Postgres' } }));
@@ -202,7 +221,10 @@ export function describeAskTools<Server>(harness: Harness<Server>): void {
       expect(new Set(progress).size).toBe(progress.length);
     });
   });
+}
 
+/** Answerers of an application's own: asked on every call, waited for, their outcomes. */
+function answerers<Server>({ harness, entry, mounted }: Suite<Server>): void {
   describe(`answerers, ${harness.name}`, () => {
     it('no answerer and a client that cannot elicit: every call is refused', async () => {
       const { call } = await mounted((server) => new entry.AskTools().register(server));
@@ -270,7 +292,10 @@ export function describeAskTools<Server>(harness: Harness<Server>): void {
       expect(await call('ask_user', { question: 'q' })).toEqual({ content: [{ type: 'text', text }], isError: true });
     });
   });
+}
 
+/** ask_user's arguments and what tools/list shows of both tools. */
+function askUserInput<Server>({ harness, setup }: Suite<Server>): void {
   describe(`ask_user input, ${harness.name}`, () => {
     it.each([
       [{}, 'Error: question: expected a question (a non-empty text), received nothing'],
@@ -337,7 +362,10 @@ export function describeAskTools<Server>(harness: Harness<Server>): void {
       }
     });
   });
+}
 
+/** AskUserQuestion: one form, Claude Code's wordings, question by question without a form. */
+function askUserQuestion<Server>({ harness, entry, setup, mounted }: Suite<Server>): void {
   describe(`AskUserQuestion, ${harness.name}`, () => {
     const questions = [
       {
@@ -570,7 +598,10 @@ export function describeAskTools<Server>(harness: Harness<Server>): void {
       expect(textOf(result)).toContain(message);
     });
   });
+}
 
+/** The standalone registerAskUserQuestion. */
+function standaloneMount<Server>({ harness, entry }: Suite<Server>): void {
   describe(`registerAskUserQuestion, the standalone mount, ${harness.name}`, () => {
     it('asks through the client’s elicitation, under its name, with the structuredOutput option', async () => {
       for (const structuredOutput of [undefined, true]) {
@@ -606,7 +637,10 @@ export function describeAskTools<Server>(harness: Harness<Server>): void {
       }
     });
   });
+}
 
+/** structuredOutput off and on. */
+function structuredOutput<Server>({ harness, setup }: Suite<Server>): void {
   describe(`structuredOutput, ${harness.name}`, () => {
     const question = {
       question: 'Which library?',

@@ -176,6 +176,7 @@ export class AskTools {
     const answer = clientAnswer(ctx);
     if (answer) {
       this.waiting.get(ctx.mcpReq.signal)?.();
+      this.waiting.delete(ctx.mcpReq.signal);
       return this.answered(tool, parsed.input, answer);
     }
     const asker = this.answerer?.();
