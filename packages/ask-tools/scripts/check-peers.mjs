@@ -1,6 +1,6 @@
 // What a user gets from `npm install @raider/ask-tools` with either SDK, or both. Both SDKs are
-// optional peers (one entry per SDK major), so each must be tried alone, which the repository's
-// scripts/check-pack.mjs (one install, one import of `.`) does not do: this script packs the
+// optional peers (one entry per SDK major), so each must be tried alone, beside the repository's
+// scripts/check-pack.mjs (one install with every peer, one import of `.`): this script packs the
 // package and installs the tarball into four empty projects, each with zod and
 //   - v1: @modelcontextprotocol/sdk alone,
 //   - v2: @modelcontextprotocol/server alone,
