@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { describeAskTools } from '../testing/ask-tools-suite.js';
 import type { ElicitHandler } from '../testing/harness.js';
 import { v2Client, v2LegacyHarness, v2ModernHarness } from '../testing/v2-harnesses.js';
-import { AskTools, UNAVAILABLE } from './index.js';
+import { AskTools, elicitationAnswerer, UNAVAILABLE } from './index.js';
 
 describeAskTools(v2ModernHarness());
 describeAskTools(v2LegacyHarness('v1'));
@@ -368,5 +368,40 @@ describe('who answers (v2)', () => {
       isError: true,
     });
     expect(requests).toEqual([]);
+  });
+});
+
+describe('elicitationAnswerer (v2)', () => {
+  it('asks a 2025-era client with elicitation/create while the call waits (no shim round), related to the call', async () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    new AskTools({ answerer: elicitationAnswerer(server), elicitation: false }).register(server);
+    const { client, sent } = await legacyV1(server, () => ({ action: 'accept', content: { answer: 'SQLite' } }));
+    expect(await client.callTool({ name: 'ask_user', arguments: { question: 'Which database?' } })).toEqual({
+      content: [{ type: 'text', text: 'SQLite' }],
+    });
+    const elicitations = sent.filter((s) => s.message.method === 'elicitation/create');
+    expect(elicitations).toHaveLength(1);
+    expect(elicitations[0]?.message.params).toMatchObject(FORM);
+    const call = sent.find((s) => s.message.result?.content)?.message as { id?: unknown } | undefined;
+    expect(elicitations[0]?.relatedRequestId).toBe(call?.id);
+  });
+
+  it('a declined form is the declined answer, as on the . entry', async () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    new AskTools({ answerer: elicitationAnswerer(server), elicitation: false }).register(server);
+    const { client } = await legacyV1(server, () => ({ action: 'decline' }));
+    const result = (await client.callTool({ name: 'ask_user', arguments: { question: 'Which?' } })) as {
+      isError?: boolean;
+    };
+    expect(result.isError).toBe(true);
+  });
+
+  it('yields no asker on a 2026-era request: AskTools asks with input_required instead', async () => {
+    const { call, requests } = await modern(
+      (server) => new AskTools({ answerer: elicitationAnswerer(server) }).register(server),
+      () => ({ action: 'accept', content: { answer: 'client' } }),
+    );
+    expect(await call('ask_user', { question: 'q' })).toEqual({ content: [{ type: 'text', text: 'client' }] });
+    expect(requests).toHaveLength(1);
   });
 });

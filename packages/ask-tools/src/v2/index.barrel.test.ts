@@ -3,4 +3,11 @@
 import { describeExports } from '@raider/coded-error/testing';
 import * as api from './index.js';
 
-describeExports(api, ['AskError', 'AskTools', 'DEFAULT_TIMEOUT_MS', 'UNAVAILABLE', 'registerAskUserQuestion']);
+describeExports(api, [
+  'AskError',
+  'AskTools',
+  'DEFAULT_TIMEOUT_MS',
+  'UNAVAILABLE',
+  'elicitationAnswerer',
+  'registerAskUserQuestion',
+]);
