@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { claudeTaskFolder, listFolderName } from '@raider/file-store';
-import { DEFAULT_LIMITS, type TodoLimits } from '@raider/todo-tools';
+import { DEFAULT_LIMITS, type TodoLimits } from '@raider/todo-tools/v2';
 import { OptionsError } from './errors.js';
 import type { Family, LogLevel, Names } from './types.js';
 

@@ -1,5 +1,5 @@
 /**
- * The SDK's stdio transport, writing what it sends as the SDK does (one line of JSON per message),
+ * The SDK's (v2) stdio transport, writing what it sends as the SDK does (one line of JSON per message),
  * except that the JSON of a `todo` list read again unchanged is made once, not once per answer.
  *
  * Every `todo` answer carries the whole list in `structuredContent.tasks` (rpiv-todo's contract):
@@ -11,9 +11,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isImmutableTasks } from '@raider/todo-tools';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { isImmutableTasks } from '@raider/todo-tools/v2';
 
 /** Below this many tasks a list's JSON is made per answer: small, and not worth the splice. */
 const SPLICE_FROM = 64;
@@ -73,13 +73,55 @@ export function messageLine(message: JSONRPCMessage): (string | Buffer)[] {
   return [head, bytes, tail];
 }
 
-/** `StdioServerTransport` that writes each message with `messageLine`. */
+/**
+ * `StdioServerTransport` that writes each message with `messageLine`, and tells its owner when
+ * it closed and why it failed: `serveStdio` owns the transport's `onclose` and `onerror`, so
+ * those are kept for it and `closed` / `errors` are the owner's.
+ */
 export class RaiderStdioTransport extends StdioServerTransport {
   readonly #out: Writable;
+  readonly #closed: Array<() => void> = [];
+  readonly #errors: Array<(error: Error) => void> = [];
 
   constructor(stdin: Readable = process.stdin, stdout: Writable = process.stdout) {
     super(stdin, stdout);
     this.#out = stdout;
+    // The base class declares onclose and onerror as fields (own properties): made accessors here
+    // so that whoever sets them (the serving entry) is called, and the owner's listeners too.
+    let onclose: (() => void) | undefined;
+    let onerror: ((error: Error) => void) | undefined;
+    Object.defineProperty(this, 'onclose', {
+      configurable: true,
+      enumerable: true,
+      get: () => () => {
+        onclose?.();
+        for (const listener of this.#closed) listener();
+      },
+      set: (handler: (() => void) | undefined) => {
+        onclose = handler;
+      },
+    });
+    Object.defineProperty(this, 'onerror', {
+      configurable: true,
+      enumerable: true,
+      get: () => (error: Error) => {
+        onerror?.(error);
+        for (const listener of this.#errors) listener(error);
+      },
+      set: (handler: ((error: Error) => void) | undefined) => {
+        onerror = handler;
+      },
+    });
+  }
+
+  /** Calls `listener` once the transport closed (stdin ended, or it was closed). */
+  whenClosed(listener: () => void): void {
+    this.#closed.push(listener);
+  }
+
+  /** Calls `listener` with each error the transport reports (a message past the size limit, a broken pipe). */
+  onFailure(listener: (error: Error) => void): void {
+    this.#errors.push(listener);
   }
 
   /** Writes the message's line; resolves once written, or once the stream drains (as the SDK's). */

@@ -1,5 +1,11 @@
-/** stdio: one conversation for the process; stdout carries the protocol only. */
+/**
+ * stdio: one conversation for the process; stdout carries the protocol only. The SDK's
+ * `serveStdio` picks the era from the client's opening (`initialize`: 2025; `server/discover` or
+ * an enveloped request: 2026-07-28) and pins one server for the connection; nothing heavy runs
+ * before the first message (a v2 client may spawn a process only to probe the era).
+ */
 import { homedir } from 'node:os';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { claudeListId, claudeTaskFolder } from '@raider/file-store';
 import { type Conversation, createConversation, settingsOf } from './conversation/conversation.js';
 import { claudeSessionList } from './lists/claude-session-list.js';
@@ -61,16 +67,21 @@ export async function startStdio(
   // A message past the transport's size limit makes it give up reading: say so, not "the client
   // went away".
   let failure: string | undefined;
-  transport.onerror = (error) => {
+  transport.onFailure((error) => {
     if (/exceeded maximum size/.test(error.message)) {
       failure = `a message from the client passed the stdio transport's limit (${error.message}); the server stops`;
     }
-  };
-  transport.onclose = () =>
-    markClosed(failure ? { reason: failure, failed: true } : { reason: 'the client went away', failed: false });
+  });
+  transport.whenClosed(() =>
+    markClosed(failure ? { reason: failure, failed: true } : { reason: 'the client went away', failed: false }),
+  );
   process.stdin.once('end', () => markClosed({ reason: 'the client went away', failed: false }));
   const tapped = tapTransport(transport);
-  await conversation.server.connect(tapped.transport);
+  // One server per connection, of the era its opening chose (a discarded probe's server too).
+  const served = serveStdio(({ era }) => conversation.newServer(era), {
+    transport: tapped.transport,
+    onerror: (error) => log.debug(`stdio: ${error.message}`),
+  });
   return {
     conversation,
     closed,
@@ -83,6 +94,7 @@ export async function startStdio(
         log.warn(`${tapped.inFlight()} calls were still running after ${graceMs} ms; they get no answer`);
       }
       await conversation.close(reason);
+      await served.close().catch(() => {});
       await closePostgresLists().catch(() => {});
       markClosed({ reason, failed: false });
     },

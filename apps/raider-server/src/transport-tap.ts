@@ -5,8 +5,7 @@
  * are not an object, or no params at all, should instead hear -32602 (invalid params) with one
  * line saying what was expected and what was received.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 
 /** JSON-RPC's code for invalid method parameters. */
 const INVALID_PARAMS = -32602;

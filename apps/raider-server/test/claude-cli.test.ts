@@ -154,7 +154,8 @@ describe.skipIf(process.platform === 'win32')(`Claude Code ${CLAUDE_CODE_VERSION
     ] as const) {
       const log = connectionLog(where.home, name);
       expect(log).toContain(`Successfully connected (transport: ${transport})`);
-      expect(log).toContain('"protocolEra":"legacy","negotiatedProtocolVersion":"2025-11-25"');
+      // Claude Code's probe is answered: it speaks 2026-07-28 to raider (SDK v2, both eras).
+      expect(log).toContain('"protocolEra":"modern","negotiatedProtocolVersion":"2026-07-28"');
       // Claude Code logs nothing of a probe that timed out when the connection then succeeds: the
       // answer itself is checked below, without the CLI.
       expect(log).not.toMatch(/probe (timed out|failed|closed)/);
@@ -203,10 +204,11 @@ const INITIALIZE = {
   },
 };
 
-// What Claude Code needs of the probe, checked on the wire: any JSON-RPC error reply, before
-// initialize, and the server goes on (staying silent costs the probe's limit on every connect).
+// Claude Code's probe, checked on the wire: answered at once with the 2026-07-28 discover result,
+// and a client that falls back to initialize after it is served the 2025 era on the same process
+// (staying silent would cost the probe's limit on every connect).
 describe("Claude Code's server/discover probe", () => {
-  it('over stdio: answered at once with -32601 for its id, and initialize follows on the same process', async () => {
+  it('over stdio: answered at once with 2026-07-28, and initialize may still follow on the same process', async () => {
     const child = spawn(NODE, [CLI, '--claude-tasks', '--list', 'probe'], {
       stdio: ['pipe', 'pipe', 'ignore'],
       env: { PATH: process.env.PATH ?? '', CLAUDE_CONFIG_DIR: claudeHome().config },
@@ -223,10 +225,14 @@ describe("Claude Code's server/discover probe", () => {
     });
     child.stdin?.write(`${JSON.stringify(PROBE)}\n`);
     await expect.poll(() => replies.length, { timeout: 30_000 }).toBe(1);
-    expect(replies[0]).toEqual({
+    expect(replies[0]).toMatchObject({
       jsonrpc: '2.0',
       id: 'server-discover-probe-1',
-      error: { code: -32601, message: 'Method not found' },
+      result: {
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'raider-server' } },
+      },
     });
     child.stdin?.write(`${JSON.stringify(INITIALIZE)}\n`);
     await expect.poll(() => replies.length, { timeout: 30_000 }).toBe(2);
@@ -236,17 +242,23 @@ describe("Claude Code's server/discover probe", () => {
     });
   });
 
-  it('over HTTP: a JSON-RPC error (400, no session yet), and initialize follows', async () => {
+  it('over HTTP: answered with 2026-07-28 (no session), and initialize still opens a 2025-era session', async () => {
     const url = await httpServer();
-    const post = (body: unknown) =>
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
       fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
         body: JSON.stringify(body),
       });
-    const probed = await post(PROBE);
-    expect(probed.status).toBe(400);
-    expect(await probed.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    // The standard headers a 2026-era request carries (SEP-2243), as Claude Code's client sends them.
+    const probed = await post(PROBE, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' });
+    expect(probed.status).toBe(200);
+    expect(probed.headers.get('mcp-session-id')).toBeNull();
+    expect(await probed.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'server-discover-probe-1',
+      result: { supportedVersions: ['2026-07-28'] },
+    });
     const initialized = await post(INITIALIZE);
     expect(initialized.status).toBe(200);
     expect(initialized.headers.get('mcp-session-id')).toBeTruthy();

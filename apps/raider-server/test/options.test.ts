@@ -126,7 +126,7 @@ describe('raider-server options', () => {
       limits: options.limits,
     });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await conversation.server.connect(serverSide);
+    await conversation.newServer('legacy').connect(serverSide);
     const client = new Client({ name: 'limits', version: '1.0.0' });
     await client.connect(clientSide);
     for (const subject of ['A', 'B']) {

@@ -28,7 +28,7 @@ describe('progress while a call waits', () => {
     });
     const client = new Client({ name: 'test', version: '1.0.0' });
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    await Promise.all([conversation.server.connect(serverSide), client.connect(clientSide)]);
+    await Promise.all([conversation.newServer('legacy').connect(serverSide), client.connect(clientSide)]);
     try {
       const progress: number[] = [];
       const call = client.callTool(

@@ -18,7 +18,7 @@ afterEach(async () => {
 async function connected() {
   const conversation = createConversation({ family: 'tasks', names: 'raider', askTimeoutMs: 1000 });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await conversation.server.connect(guardToolCalls(serverSide));
+  await conversation.newServer('legacy').connect(guardToolCalls(serverSide));
   const client = new Client({ name: 'protocol', version: '1.0.0' });
   await client.connect(clientSide);
   open.push({ client, conversation });
@@ -77,13 +77,16 @@ describe('malformed tools/call', () => {
 });
 
 describe('resources', () => {
-  it('an unknown URI is -32002 (resource not found) with one MCP error prefix', async () => {
+  // SDK v2 sends resource-not-found as -32602 with data { uri } in both eras (2026-07-28's MUST;
+  // the v1 server sent -32002, which clients are to accept too).
+  it('an unknown URI is resource-not-found (-32602 with data.uri) with one MCP error prefix', async () => {
     const client = await connected();
     const error = await client.readResource({ uri: 'raider://nope' }).catch((e: unknown) => e as McpError);
     expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32002);
+    expect((error as McpError).code).toBe(-32602);
+    expect((error as McpError).data).toEqual({ uri: 'raider://nope' });
     expect((error as McpError).message).toBe(
-      'MCP error -32002: Resource not found: raider://nope; expected raider://tasks or raider://work',
+      'MCP error -32602: Resource not found: raider://nope; expected raider://tasks or raider://work',
     );
     const read = await client.readResource({ uri: 'raider://tasks' });
     expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual({ family: 'tasks', tasks: [] });
@@ -92,7 +95,8 @@ describe('resources', () => {
   it('a subscription to an unknown URI is refused; a known one is taken', async () => {
     const client = await connected();
     const error = await client.subscribeResource({ uri: 'raider://nope' }).catch((e: unknown) => e as McpError);
-    expect((error as McpError).code).toBe(-32002);
+    expect((error as McpError).code).toBe(-32602);
+    expect((error as McpError).data).toEqual({ uri: 'raider://nope' });
     await expect(client.subscribeResource({ uri: 'raider://tasks' })).resolves.toEqual({});
   });
 });

@@ -10,9 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type Answerer, AskError } from '@raider/ask-tools';
+import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
+import { type Answerer, AskError } from '@raider/ask-tools/v2';
 import { z } from 'zod';
 import type { AppState } from '../../board-app/app-state.js';
 import type { Family } from '../types.js';
@@ -179,10 +178,10 @@ export class BoardApp {
   offer(server: McpServer, linked: RegisteredTool[]): void {
     this.enabled = true;
     const appOnly = { ui: { visibility: ['app'] } };
-    const config = (title: string, description: string, inputSchema: z.ZodRawShape, readOnly: boolean) => ({
+    const config = (title: string, description: string, inputSchema: Record<string, z.ZodType>, readOnly: boolean) => ({
       title,
       description: `For the board app: ${description}`,
-      inputSchema,
+      inputSchema: z.object(inputSchema),
       _meta: appOnly,
       annotations: { readOnlyHint: readOnly, destructiveHint: false, openWorldHint: false },
     });
@@ -194,8 +193,7 @@ export class BoardApp {
         INPUT.state,
         true,
       ),
-      ((args: Record<string, unknown>, extra: { signal?: AbortSignal }) =>
-        this.stateCall(args, extra?.signal)) as never,
+      ((args: Record<string, unknown>, ctx: ServerContext) => this.stateCall(args, ctx?.mcpReq?.signal)) as never,
     );
     server.registerTool(
       'board_set_status',

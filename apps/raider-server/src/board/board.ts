@@ -4,7 +4,7 @@
  * questions when a person has it open.
  */
 import type { ServerResponse } from 'node:http';
-import { type Answerer, AskError } from '@raider/ask-tools';
+import { type Answerer, AskError } from '@raider/ask-tools/v2';
 import type { Conversation } from '../conversation/conversation.js';
 import type { BoardAnswer, BoardList, BoardQuestion, BoardState, BoardTask } from './board-state.js';
 import { type PendingQuestion, pageAsker } from './pending-question.js';

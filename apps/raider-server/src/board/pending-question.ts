@@ -3,7 +3,7 @@
  * one way both ask, so an answer, a decline and a withdrawal end it alike.
  */
 import { randomUUID } from 'node:crypto';
-import type { Asker } from '@raider/ask-tools';
+import type { Asker } from '@raider/ask-tools/v2';
 
 /** A question open in a page, as the page shows it, and how the page ends it. */
 export interface PendingQuestion {

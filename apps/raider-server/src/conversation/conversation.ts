@@ -1,13 +1,15 @@
 /**
- * One conversation: an McpServer with one task-list family, the question tool, the registry of
- * open questions, and the resources raider://tasks and raider://work. Over stdio there is one;
- * over HTTP one per MCP session, each isolated. Its parts: families.ts, questions.ts,
- * resources.ts, claude-names.ts.
+ * One conversation: one task-list family, the question tool, the registry of open questions, and
+ * the resources raider://tasks and raider://work, served by SDK v2 McpServers it makes
+ * (`newServer`): one per connection (stdio, a 2025-era HTTP session), or one per request (the
+ * 2026 era over HTTP, where the conversation is the list's and outlives its requests). Over stdio
+ * there is one conversation; over HTTP one per 2025-era session, each isolated, and one per list
+ * for the 2026 era. Its parts: families.ts, questions.ts, resources.ts, claude-names.ts.
  */
-import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Answerer } from '@raider/ask-tools';
+import { McpServer, type RegisteredTool, type ServerContext } from '@modelcontextprotocol/server';
+import type { Answerer } from '@raider/ask-tools/v2';
 import { TaskRegistry } from '@raider/tasks-registry';
-import type { TodoLimits } from '@raider/todo-tools';
+import type { TodoLimits, ToolConfig, ToolContext, ToolRegistrar } from '@raider/todo-tools/v2';
 import { BOARD_APP_URI, BoardApp, rendersApps } from '../board/board-app.js';
 import type { ListHandle } from '../lists/list-handle.js';
 import { type Logger, silent } from '../log.js';
@@ -17,7 +19,7 @@ import { underClaudeNames } from './claude-names.js';
 import { mountFamily } from './families.js';
 import { instructions } from './instructions.js';
 import { withProgress } from './progress.js';
-import { firstOf, mountQuestions } from './questions.js';
+import { createQuestions, firstOf } from './questions.js';
 import { plainEntries, registerResources, TASKS_URI, WORK_URI } from './resources.js';
 
 /** What a conversation is made of. */
@@ -62,56 +64,48 @@ export function settingsOf(options: ConversationSettings): ConversationSettings 
   return { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad };
 }
 
+/** The era a server serves: 2025 (`initialize`, sessions) or 2026-07-28 (per request). */
+export type Era = 'legacy' | 'modern';
+
 /** A running conversation. */
 export interface Conversation {
-  readonly server: McpServer;
   readonly registry: TaskRegistry;
   readonly family: Family;
   /** The id of the shared or durable list, if the conversation works on one. */
   readonly listId: string | undefined;
+  /**
+   * A fresh v2 McpServer with the conversation's tools and resources, for one connection or one
+   * request of `era` (a factory for `serveStdio` and `createMcpHandler`). A change of the list
+   * reaches every server made here that is still open.
+   */
+  newServer(era: Era): McpServer;
+  /** Called after every change of the list or of the registry, besides the servers' own notifications. */
+  onChanged(listener: (uri: string) => void): () => void;
   /** The task list as raider://tasks shows it. */
   listState(): Promise<unknown>;
   /** The registry's entries as plain data (raider://work). */
   work(): unknown[];
   /** Ends every open question with `reason` (each tool call answers that it was withdrawn). */
   endQuestions(reason: string): void;
-  /** Ends open questions, releases the list and closes the server. */
+  /** Ends open questions, releases the list and closes its servers. */
   close(reason: string): Promise<void>;
 }
 
 /** Builds a conversation. */
 export function createConversation(options: ConversationOptions): Conversation {
   const log = options.log ?? silent;
-  const server = new McpServer(
-    { name: 'raider-server', version: VERSION },
-    {
-      capabilities: { resources: { subscribe: true, listChanged: true } },
-      instructions: instructions(options.family, options.names),
-      // Offering the board app registers three tools and a resource and links the list tools, each
-      // of which the SDK announces: a client that renders apps got four or five tools/list_changed
-      // before it had listed anything. Those sent in one tick go out as one.
-      debouncedNotificationMethods: ['notifications/tools/list_changed', 'notifications/resources/list_changed'],
-    },
-  );
   const registry = new TaskRegistry();
-  let notify: (uri: string) => void = () => {};
+  /** The servers open now, each told of changes. */
+  const servers = new Map<McpServer, (uri: string) => void>();
+  const listeners = new Set<(uri: string) => void>();
   const changed = (uri: string) => {
-    notify(uri);
+    for (const notify of servers.values()) notify(uri);
+    for (const listener of listeners) listener(uri);
+    app.changed();
     options.onChange?.();
   };
   const list = options.list;
-  const named = options.names === 'claude' ? underClaudeNames(server) : server;
-  // The list tools, kept to link them to the board app when the client renders apps.
-  const listTools: RegisteredTool[] = [];
-  const mount = {
-    registerTool: ((name: string, config: never, handler: (...args: unknown[]) => unknown) => {
-      // A call still running after a while (a lock another process holds, a slow hook) sends progress.
-      const tool = named.registerTool(name, config, withProgress(handler, options.progressEveryMs) as never);
-      if (name === 'task_list' || name === 'todo') listTools.push(tool);
-      return tool;
-    }) as McpServer['registerTool'],
-  } as McpServer;
-  const family = mountFamily(mount, options.family, list, options.limits ?? {}, () => changed(TASKS_URI), log, {
+  const family = mountFamily(options.family, list, options.limits ?? {}, () => changed(TASKS_URI), log, {
     claims: options.claims === true,
     structuredOutput: options.structuredOutput === true,
     alwaysLoad: options.alwaysLoad === true,
@@ -119,7 +113,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   const listState = family.listState;
   const app = new BoardApp({ family: options.family, listState, setStatus: family.setStatus });
   const appAnswerer = app.answerer();
-  const endQuestions = mountQuestions(server, registry, {
+  const questions = createQuestions(registry, {
     names: options.names,
     askTimeoutMs: options.askTimeoutMs,
     structuredOutput: options.structuredOutput === true,
@@ -129,34 +123,80 @@ export function createConversation(options: ConversationOptions): Conversation {
   });
   registry.on('added', () => changed(WORK_URI));
   registry.on('finished', () => changed(WORK_URI));
-  const resources = registerResources(server, listState, registry);
-  notify = (uri) => {
-    resources.notify(uri);
-    app.changed();
+
+  const newServer = (era: Era): McpServer => {
+    const server = new McpServer(
+      { name: 'raider-server', version: VERSION },
+      {
+        capabilities: { resources: { subscribe: true, listChanged: true } },
+        instructions: instructions(options.family, options.names),
+        // Offering the board app registers three tools and a resource and links the list tools, each
+        // of which the SDK announces: a client that renders apps got four or five tools/list_changed
+        // before it had listed anything. Those sent in one tick go out as one.
+        debouncedNotificationMethods: ['notifications/tools/list_changed', 'notifications/resources/list_changed'],
+        // The SDK's shim asks a 2025-era client for an input_required round as long as a question may wait.
+        inputRequired: { roundTimeoutMs: options.askTimeoutMs },
+      },
+    );
+    // The list tools, kept to link them to the board app when the client renders apps.
+    const listTools: RegisteredTool[] = [];
+    const base: ToolRegistrar = {
+      registerTool: (
+        name: string,
+        config: ToolConfig,
+        handler: (args: Record<string, unknown>, ctx: ToolContext) => Promise<unknown>,
+      ) => {
+        // A call still running after a while (a lock another process holds, a slow hook) sends progress.
+        const tool = server.registerTool(
+          name,
+          config,
+          withProgress(
+            (args: Record<string, unknown>, ctx: ServerContext) => handler(args, ctx),
+            options.progressEveryMs,
+          ) as never,
+        );
+        if (name === 'task_list' || name === 'todo' || name === 'TaskList') listTools.push(tool);
+        return tool;
+      },
+    };
+    family.register(options.names === 'claude' ? underClaudeNames(base) : base);
+    questions.register(server, era);
+    const resources = registerResources(server, era, listState, registry);
+    servers.set(server, (uri) => resources.notify(uri));
+    server.server.onclose = () => {
+      servers.delete(server);
+    };
+    // The board app, offered only to a 2025-era client that announces MCP Apps (the others see
+    // today's tools, and pay nothing for it: its tools are registered only then).
+    server.server.oninitialized = () => {
+      if (options.boardApp === false || !rendersApps(server.server.getClientCapabilities())) return;
+      app.offer(server, listTools);
+      resources.addReader(BOARD_APP_URI, async () => app.read());
+      log.debug('the client renders MCP Apps: the board app is offered');
+    };
+    return server;
   };
-  // The board app, offered only to a client that announces MCP Apps (the others see today's tools,
-  // and pay nothing for it: its tools are registered only then).
-  server.server.oninitialized = () => {
-    if (options.boardApp === false || !rendersApps(server.server.getClientCapabilities())) return;
-    app.offer(server, listTools);
-    resources.addReader(BOARD_APP_URI, async () => app.read());
-    log.debug('the client renders MCP Apps: the board app is offered');
-  };
+
   return {
-    server,
     registry,
     family: options.family,
     listId: list?.id,
+    newServer,
+    onChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     listState,
     work: () => plainEntries(registry),
-    endQuestions,
+    endQuestions: questions.endQuestions,
     async close(reason: string) {
       family.stop();
       list?.release();
-      endQuestions(reason);
-      // Let the withdrawn calls send their results before the transport goes.
+      questions.endQuestions(reason);
+      // Let the withdrawn calls send their results before the transports go.
       await new Promise((resolve) => setImmediate(resolve));
-      await server.close();
+      await Promise.all([...servers.keys()].map((server) => server.close().catch(() => {})));
+      servers.clear();
     },
   };
 }

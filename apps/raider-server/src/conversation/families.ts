@@ -1,8 +1,9 @@
 /**
  * The task-list family a conversation mounts (seed 000's task tools or todo_write, or seed 002's
- * `todo`), on its own list in memory or on a shared or durable one.
+ * `todo`), on its own list in memory or on a shared or durable one. The tools are made once per
+ * conversation and registered on every server that serves it (one per connection, or one per
+ * request in the 2026 era over HTTP): registering is cheap, the list state is the tools'.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   type TodoItem,
   type TodoLimits,
@@ -10,7 +11,8 @@ import {
   TodoTool,
   TodoTools,
   type TodoWriteState,
-} from '@raider/todo-tools';
+  type ToolRegistrar,
+} from '@raider/todo-tools/v2';
 import type { ListHandle } from '../lists/list-handle.js';
 import type { Logger } from '../log.js';
 import type { Family } from '../types.js';
@@ -25,8 +27,10 @@ export interface FamilyTools {
   alwaysLoad: boolean;
 }
 
-/** A mounted family: what raider://tasks shows, and how to stop hearing of changes made elsewhere. */
+/** A family's tools: what raider://tasks shows, how to mount them, how to stop hearing of changes made elsewhere. */
 export interface MountedFamily {
+  /** Registers the family's tools on `server`. */
+  register(server: ToolRegistrar): void;
   /** The list as it stands now (with a store, caught up with changes made elsewhere). */
   listState(): Promise<unknown>;
   /** Stops watching the list for changes made elsewhere. */
@@ -36,11 +40,10 @@ export interface MountedFamily {
 }
 
 /**
- * Mounts `family`'s tools on `mount`, on `list` when given. `changed` is called after every change
- * of the list, made here or (through the list's watch and its change feed) elsewhere.
+ * Makes `family`'s tools, on `list` when given. `changed` is called after every change of the
+ * list, made here or (through the list's watch and its change feed) elsewhere.
  */
 export function mountFamily(
-  mount: McpServer,
   family: Family,
   list: ListHandle | undefined,
   limits: Partial<TodoLimits>,
@@ -52,8 +55,8 @@ export function mountFamily(
   if (family === 'todo') {
     const store = list?.store<TodoSnapshot>('todo');
     const todo = new TodoTool({ onChange: changed, limits, ...presentation, ...(store ? { store } : {}) });
-    todo.register(mount);
     return {
+      register: (server) => todo.register(server),
       listState: async () => ({ family: 'todo', ...((store && (await store.load())) ?? todo.snapshot()) }),
       stop: list?.watch(changed) ?? (() => {}),
       setStatus: async (taskId, status) => {
@@ -74,8 +77,8 @@ export function mountFamily(
       },
       ...(store ? { todoWriteStore: store } : {}),
     });
-    tools.registerTodoWrite(mount);
     return {
+      register: (server) => tools.registerTodoWrite(server),
       listState: async () => ({ family: 'todo_write', todos: (store && (await store.load())?.todos) ?? todos }),
       stop: list?.watch(changed) ?? (() => {}),
     };
@@ -87,14 +90,16 @@ export function mountFamily(
     ...presentation,
     ...(list ? { taskStore: list.tasks() } : {}),
   });
-  taskTools.registerTaskTools(mount);
-  if (claims) taskTools.registerTaskClaim(mount);
   // A change made elsewhere: catch up from the change feed (onChange then calls `changed`).
   const catchUp = () =>
     taskTools.syncTasks().catch((error: unknown) => {
       log.debug(`list ${list?.id}: could not catch up (${error instanceof Error ? error.message : String(error)})`);
     });
   return {
+    register: (server) => {
+      taskTools.registerTaskTools(server);
+      if (claims) taskTools.registerTaskClaim(server);
+    },
     listState: async () => {
       if (list) await catchUp();
       return { family: 'tasks', tasks: taskTools.tasks() };

@@ -1,5 +1,5 @@
 /** The server `instructions`: how a model should use the family this conversation mounts. */
-import { TODO_GUIDANCE } from '@raider/todo-tools';
+import { TODO_GUIDANCE } from '@raider/todo-tools/v2';
 import { claudeName } from '@raider/tool-names';
 import type { Family, Names } from '../types.js';
 

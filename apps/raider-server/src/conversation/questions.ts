@@ -1,10 +1,22 @@
 /**
- * The question tool of a conversation (ask_user, or AskUserQuestion under Claude names): asked
- * through the client's elicitation and, when there is one, a second way to reach a person (the
- * live board). Every question in flight is an `ask` entry of the registry whose stop withdraws it.
+ * The question tool of a conversation (ask_user, or AskUserQuestion under Claude names), asked
+ * per era:
+ * - 2025 era: through the client's elicitation (a real `elicitation/create` while the call
+ *   waits) and, when there is one, a second way to reach a person (the live board): both at
+ *   once, the first outcome wins, as before SDK v2.
+ * - 2026 era: a client that can answer a form is asked with `input_required` and answers on its
+ *   retry (it holds the question: the board cannot answer it); one that cannot is asked on the
+ *   board while the call waits, when there is one.
+ * Every question the server waits on is an `ask` entry of the registry whose stop withdraws it.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } from '@raider/ask-tools';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } from '@raider/ask-tools/v2';
 import type { TaskRegistry } from '@raider/tasks-registry';
 import type { Logger } from '../log.js';
 import type { Names } from '../types.js';
@@ -19,14 +31,28 @@ export interface QuestionOptions {
   log: Logger;
 }
 
-/** Mounts the question tool; returns `endQuestions(reason)`, which withdraws every open question. */
-export function mountQuestions(
-  server: McpServer,
-  registry: TaskRegistry,
-  options: QuestionOptions,
-): (reason: string) => void {
+/** The question tool of one conversation, mounted on each of its servers. */
+export interface Questions {
+  /** Mounts the question tool on `server`, which serves `era`. */
+  register(server: McpServer, era: 'legacy' | 'modern'): void;
+  /** Withdraws every open question the server waits on, with `reason`. */
+  endQuestions(reason: string): void;
+}
+
+/** The context of the question tool's call being answered (the 2026 era reads its client's capabilities there). */
+const currentCall = new AsyncLocalStorage<ServerContext>();
+
+/** Whether the client of a 2026-era request declared form elicitation in the request's envelope. */
+function modernClientAnswersForms(ctx: ServerContext | undefined): boolean {
+  // The envelope's keys are hidden from the SDK's public types (RequestMetaEnvelope is `{}`).
+  const envelope = ctx?.mcpReq.envelope as Record<string, unknown> | undefined;
+  const elicitation = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)?.elicitation;
+  return elicitation !== undefined && (elicitation.form !== undefined || Object.keys(elicitation).length === 0);
+}
+
+/** Makes the question tool of a conversation. */
+export function createQuestions(registry: TaskRegistry, options: QuestionOptions): Questions {
   let stopReason = 'the question was withdrawn';
-  const elicit = elicitationAnswerer(server, { timeoutMs: options.askTimeoutMs });
   const track = async <T>(description: string, signal: AbortSignal, run: (signal: AbortSignal) => Promise<T>) => {
     const id = registry.nextId('ask');
     const controller = new AbortController();
@@ -49,27 +75,56 @@ export function mountQuestions(
       throw controller.signal.aborted ? controller.signal.reason : error;
     }
   };
-  const answerer: Answerer = () => {
-    const asker = firstOf(elicit(), options.fallbackAnswerer?.());
+  const tracked = (asker: Asker | undefined): Asker | undefined => {
     if (!asker) return undefined;
-    const tracked: Asker = (question, choices, signal) => track(question, signal, (s) => asker(question, choices, s));
+    const ask: Asker = (question, choices, signal) => track(question, signal, (s) => asker(question, choices, s));
     const form = asker.form;
     if (form) {
-      tracked.form = (questions, signal) =>
+      ask.form = (questions, signal) =>
         track(questions.map((q) => q.question).join(' / '), signal, (s) => form(questions, s));
     }
-    return tracked;
+    return ask;
   };
-  const ask = new AskTools({
-    answerer,
-    timeoutMs: options.askTimeoutMs,
-    ...(options.structuredOutput ? { structuredOutput: true } : {}),
-  });
-  if (options.names === 'claude') ask.registerAskUserQuestion(server);
-  else ask.register(server);
-  return (reason: string) => {
-    stopReason = reason;
-    for (const entry of registry.running({ kind: 'ask' })) registry.stop(entry.id);
+  const presentation = options.structuredOutput ? { structuredOutput: true } : {};
+  return {
+    register(server, era) {
+      const ask =
+        era === 'legacy'
+          ? // The client's elicitation and the board, raced on the call; never the SDK's shim.
+            new AskTools({
+              answerer: (() => {
+                const elicit = elicitationAnswerer(server, { timeoutMs: options.askTimeoutMs });
+                return () => tracked(firstOf(elicit(), options.fallbackAnswerer?.()));
+              })(),
+              elicitation: false,
+              timeoutMs: options.askTimeoutMs,
+              ...presentation,
+            })
+          : // The client asked in-band when it can answer a form; else the board, while the call waits.
+            new AskTools({
+              answerer: () =>
+                modernClientAnswersForms(currentCall.getStore()) ? undefined : tracked(options.fallbackAnswerer?.()),
+              timeoutMs: options.askTimeoutMs,
+              ...presentation,
+            });
+      // The registrar the tools see: the server's own registerTool, with the call's context kept
+      // for the answerer above.
+      const registrar = {
+        server: server.server,
+        registerTool: ((name: string, config: object, handler: (args: unknown, ctx: ServerContext) => unknown) =>
+          server.registerTool(
+            name,
+            config as never,
+            ((args: unknown, ctx: ServerContext) => currentCall.run(ctx, () => handler(args, ctx))) as never,
+          )) as unknown as McpServer['registerTool'],
+      };
+      if (options.names === 'claude') ask.registerAskUserQuestion(registrar);
+      else ask.register(registrar);
+    },
+    endQuestions(reason: string) {
+      stopReason = reason;
+      for (const entry of registry.running({ kind: 'ask' })) registry.stop(entry.id);
+    },
   };
 }
 

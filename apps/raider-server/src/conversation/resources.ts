@@ -1,23 +1,17 @@
 /**
  * The resources of a conversation, raider://tasks and raider://work, with subscriptions (McpServer
  * does not implement resources/subscribe itself). Reads and subscriptions name one of them or are
- * refused with the specification's resource-not-found error.
+ * refused with the specification's resource-not-found error. A 2025-era client subscribes with
+ * resources/subscribe; a 2026-era one with `subscriptions/listen`, which the SDK's serving entry
+ * answers itself and to which it routes the server's `notifications/resources/updated`.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  ReadResourceRequestSchema,
-  type ReadResourceResult,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type McpServer, type ReadResourceResult, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { TaskRegistry } from '@raider/tasks-registry';
 
 /** The resource with the conversation's task list. */
 export const TASKS_URI = 'raider://tasks';
 /** The resource with the registry's entries (open and ended questions). */
 export const WORK_URI = 'raider://work';
-/** The specification's error code for a resource that does not exist. */
-const RESOURCE_NOT_FOUND = -32002;
 
 /** JSON of registry entries without the functions and promises they hold. */
 export function plainEntries(registry: TaskRegistry): unknown[] {
@@ -38,6 +32,7 @@ const json = (uri: URL, value: unknown) => ({
  */
 export function registerResources(
   server: McpServer,
+  era: 'legacy' | 'modern',
   listState: () => Promise<unknown>,
   registry: TaskRegistry,
 ): { notify(uri: string): void; addReader(uri: string, read: () => Promise<ReadResourceResult>): void } {
@@ -62,35 +57,36 @@ export function registerResources(
     [TASKS_URI]: async () => json(new URL(TASKS_URI), await listState()),
     [WORK_URI]: async () => json(new URL(WORK_URI), plainEntries(registry)),
   };
-  // Thrown as a plain coded error, not an McpError, whose message already starts "MCP error …"
-  // and would reach the client with that prefix twice.
+  // SDK v2 sends resource-not-found as -32602 with data { uri } on every revision (2026-07-28's
+  // MUST; v2 maps -32002 to it): a client reads it as such from the data (README, "Both eras").
   const known = (uri: string) => {
     const reader = readers[uri];
     if (!Object.hasOwn(readers, uri) || !reader) {
       const shown = uri.length > 200 ? `${uri.slice(0, 200)}…` : uri;
-      throw Object.assign(new Error(`Resource not found: ${shown}; expected ${Object.keys(readers).join(' or ')}`), {
-        code: RESOURCE_NOT_FOUND,
-        data: { uri: uri.slice(0, 200) },
-      });
+      throw new ResourceNotFoundError(
+        uri.slice(0, 200),
+        `Resource not found: ${shown}; expected ${Object.keys(readers).join(' or ')}`,
+      );
     }
     return reader;
   };
   server.server.removeRequestHandler('resources/read');
-  server.server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    return known(request.params.uri)();
-  });
-  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-    known(request.params.uri);
-    subscribed.add(request.params.uri);
-    return {};
-  });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-    subscribed.delete(request.params.uri);
-    return {};
-  });
+  server.server.setRequestHandler('resources/read', async (request) => known(request.params.uri)());
+  if (era === 'legacy') {
+    server.server.setRequestHandler('resources/subscribe', async (request) => {
+      known(request.params.uri);
+      subscribed.add(request.params.uri);
+      return {};
+    });
+    server.server.setRequestHandler('resources/unsubscribe', async (request) => {
+      subscribed.delete(request.params.uri);
+      return {};
+    });
+  }
   return {
     notify(uri: string) {
-      if (subscribed.has(uri)) server.server.sendResourceUpdated({ uri }).catch(() => {});
+      // 2026 era: the serving entry delivers it on the listen streams whose filter names `uri`.
+      if (era === 'modern' || subscribed.has(uri)) server.server.sendResourceUpdated({ uri }).catch(() => {});
     },
     addReader(uri: string, read: () => Promise<ReadResourceResult>) {
       readers[uri] = read;

@@ -1,25 +1,31 @@
 /**
- * Streamable HTTP at /mcp: one conversation per MCP session, each isolated, with the transport
- * security the MCP specification asks for (loopback by default, Host and Origin checked on every
- * request, a bearer token off loopback), a body limit, a session cap and idle expiry. Its parts:
- * guard.ts (who may ask), body.ts (reading bodies), sessions.ts (the sessions); this module routes.
+ * Streamable HTTP at /mcp, both protocol eras on one endpoint: a 2025-era client gets one
+ * conversation per MCP session, each isolated; a 2026-era request (no session) is served on the
+ * list it names, by that list's conversation. With the transport security the MCP specification
+ * asks for (loopback by default, Host and Origin checked on every request, a bearer token off
+ * loopback), a body limit, a session cap and idle expiry. Its parts: guard.ts (who may ask),
+ * body.ts (reading bodies), sessions.ts (the 2025-era sessions), modern.ts (the 2026 era); this
+ * module routes.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { toWebRequest } from '@modelcontextprotocol/node';
+import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { ListIdError, listFolderName } from '@raider/file-store';
 import { Board, serveBoard } from '../board/routes.js';
 import { type Conversation, createConversation, settingsOf } from '../conversation/conversation.js';
 import { SharedListLimitError } from '../errors.js';
 import { listFor } from '../lists/list-handle.js';
 import { closePostgresLists } from '../lists/postgres-lists.js';
+import { projectListId } from '../lists/project-list.js';
 import { type Logger, silent } from '../log.js';
 import type { ServerOptions } from '../options.js';
 import { SHUTDOWN_GRACE_MS } from '../shutdown.js';
 import { readBody } from './body.js';
 import { isWildcard, requestGuard, type Verdict } from './guard.js';
 import { LIST_HEADER, listFromHeader } from './list-header.js';
+import { ModernLists } from './modern.js';
 import { type Session, Sessions } from './sessions.js';
 
 export { LIST_HEADER };
@@ -99,6 +105,7 @@ async function readMessage(req: IncomingMessage, res: ServerResponse, limit: num
  */
 class McpEndpoint {
   readonly sessions: Sessions;
+  readonly modern: ModernLists;
   readonly board: Board | undefined;
   private closing = false;
   /** POST requests being served (body read, call run, answer sent): a shutdown waits for them. */
@@ -109,12 +116,33 @@ class McpEndpoint {
     private readonly log: Logger,
   ) {
     this.sessions = new Sessions({ ...options, log, onChange: () => this.board?.changed() });
+    this.modern = new ModernLists({
+      maxLists: options.maxSessions,
+      idleTimeoutMs: options.idleTimeoutMs,
+      maxBodyBytes: options.maxBodyBytes,
+      log,
+      converse: (listId) => this.converse(listId, () => listId),
+      onChange: () => this.board?.changed(),
+    });
     const map = this.sessions.map;
+    const lists = this.modern.map;
     this.board = options.board
       ? new Board(function* () {
           for (const [sid, session] of map) yield [sid, session.conversation] as [string, Conversation];
+          for (const [id, served] of lists) yield [`list ${id}`, served.conversation] as [string, Conversation];
         })
       : undefined;
+  }
+
+  /**
+   * The list a 2026-era request is on: the server's (--list), else the one it names in
+   * X-Raider-List, else the server's default list (the project's, as over stdio); undefined
+   * when the request was answered (a 400 for a name that is refused).
+   */
+  private modernList(req: IncomingMessage, res: ServerResponse): string | undefined {
+    const named = this.listNamed(req, res);
+    if (!named) return undefined;
+    return named.listId ?? projectListId(process.env.CLAUDE_PROJECT_DIR ?? process.cwd());
   }
 
   /** Serves one request to /mcp. */
@@ -129,6 +157,8 @@ class McpEndpoint {
       });
       body = await readMessage(req, res, this.options.maxBodyBytes);
       if (body === undefined) return;
+      // A 2026-era request (it carries the per-request envelope): no session, the list it names.
+      if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return this.serveModern(req, res, body);
     }
     const session = this.sessionFor(req, res, body);
     if (!session) return;
@@ -143,6 +173,21 @@ class McpEndpoint {
       });
     }
     await session.transport.handleRequest(req, res, body);
+  }
+
+  /** Serves a 2026-era request on its list. */
+  private async serveModern(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const listId = this.modernList(req, res);
+    if (listId === undefined) return;
+    try {
+      await this.modern.serve(listId, req, res, body);
+    } catch (error) {
+      if (error instanceof ListIdError)
+        return void rpcError(res, 400, -32602, `Bad ${LIST_HEADER} header: ${error.message}`);
+      if (!(error instanceof SharedListLimitError)) throw error;
+      this.log.warn(`refused a 2026-era request: ${error.message}`);
+      return void rpcError(res, 503, -32000, `Service unavailable: ${error.message}`);
+    }
   }
 
   /** The session a request belongs to, opened for an initialize; undefined when the request was answered. */
@@ -174,7 +219,9 @@ class McpEndpoint {
     // Durable, without a name: a list of the session's own.
     if (listId === undefined && (this.options.dataDir || this.options.databaseUrl)) listId = `session-${randomUUID()}`;
     try {
-      return this.sessions.open((session) => this.converse(session, listId));
+      return this.sessions.open((session) =>
+        this.converse(listId, () => listId ?? `session ${session.transport.sessionId?.slice(0, 8)}`),
+      );
     } catch (error) {
       if (error instanceof ListIdError)
         return void rpcError(res, 400, -32602, `Bad ${LIST_HEADER} header: ${error.message}`);
@@ -205,15 +252,14 @@ class McpEndpoint {
     return read;
   }
 
-  /** The conversation of a new session, on list `listId` when there is one. */
-  private converse(session: Session, listId: string | undefined): Conversation {
+  /** The conversation of a new session or of a list served to the 2026 era, on list `listId` when there is one. */
+  private converse(listId: string | undefined, name: () => string): Conversation {
     const { options, board } = this;
     const list = listFor(options, listId, {
       keepMs: options.idleTimeoutMs,
       maxLists: options.maxSessions,
       log: this.log,
     });
-    const name = () => listId ?? `session ${session.transport.sessionId?.slice(0, 8)}`;
     try {
       return createConversation({
         ...settingsOf(options),
@@ -235,11 +281,13 @@ class McpEndpoint {
   async close(graceMs: number): Promise<void> {
     this.closing = true;
     for (const session of this.sessions.map.values()) session.conversation.endQuestions('the server is shutting down');
+    this.modern.endQuestions('the server is shutting down');
     const deadline = Date.now() + graceMs;
     while (this.posts > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     if (this.posts > 0)
       this.log.warn(`${this.posts} requests were still running after ${graceMs} ms; they get no answer`);
     this.board?.close();
+    await this.modern.closeAll('the server is shutting down');
     await this.sessions.closeAll('the server is shutting down');
   }
 }

@@ -1,13 +1,13 @@
 /**
- * The MCP sessions of the HTTP server: one conversation each, with the requests it has in flight,
+ * The 2025-era MCP sessions of the HTTP server (SDK v2's sessionful Node transport): one conversation each, with the requests it has in flight,
  * the idle sweep that ends forgotten sessions, and the cap (at which the longest-idle session
  * with nothing in flight makes room).
  */
 import { randomUUID } from 'node:crypto';
 import {
-  StreamableHTTPServerTransport,
+  NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport,
   type StreamableHTTPServerTransportOptions,
-} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+} from '@modelcontextprotocol/node';
 import type { Conversation } from '../conversation/conversation.js';
 import type { Logger } from '../log.js';
 import { guardToolCalls } from '../transport-tap.js';
@@ -127,7 +127,7 @@ export class Sessions {
       const sid = session.transport.sessionId;
       if (sid) this.end(sid, 'the session was closed');
     };
-    void session.conversation.server.connect(guardToolCalls(session.transport));
+    void session.conversation.newServer('legacy').connect(guardToolCalls(session.transport));
     return session;
   }
 

@@ -11,7 +11,7 @@
  * the old one). Only CLAUDE_CODE_TASK_LIST_ID keeps both on one folder across `/clear`.
  */
 import { claudeListId, claudeTaskFolder } from '@raider/file-store';
-import type { ListStore, TaskStore } from '@raider/todo-tools';
+import type { ListStore, TaskStore } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
 import { folderList } from './folder-lists.js';
 import type { ListHandle, WholeSection } from './list-handle.js';

@@ -1,6 +1,6 @@
 /** Durable lists in folders under the data dir (@raider/file-store), one handle per conversation. */
 import { openList } from '@raider/file-store';
-import type { ListStore, TaskStore } from '@raider/todo-tools';
+import type { ListStore, TaskStore } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
 import type { ListHandle, WholeSection } from './list-handle.js';
 

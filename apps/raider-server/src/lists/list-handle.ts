@@ -2,7 +2,7 @@
  * The list a conversation works on, wherever it lives: a folder under the data dir, a database, or
  * this process's memory. Each conversation holds its own handle.
  */
-import type { ListStore, TaskStore } from '@raider/todo-tools';
+import type { ListStore, TaskStore } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
 import { folderList } from './folder-lists.js';
 import { type MemoryListOptions, memoryList } from './memory-lists.js';

@@ -1,5 +1,5 @@
 /** Lists shared in memory by this process's conversations that name them (no data dir, no database). */
-import { type ListStore, memoryStore, memoryTaskStore, type TaskStore } from '@raider/todo-tools';
+import { type ListStore, memoryStore, memoryTaskStore, type TaskStore } from '@raider/todo-tools/v2';
 import { SharedListLimitError } from '../errors.js';
 import type { ListHandle, WholeSection } from './list-handle.js';
 

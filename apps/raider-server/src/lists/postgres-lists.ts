@@ -4,7 +4,7 @@
  * store's word on its LISTEN connection (lost, back) goes to the server's log.
  */
 import type { PostgresLists } from '@raider/postgres-store';
-import type { ListStore, TaskCatchUp, TaskStore, TaskTransaction } from '@raider/todo-tools';
+import type { ListStore, TaskCatchUp, TaskStore, TaskTransaction } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
 import type { ListHandle, WholeSection } from './list-handle.js';
 

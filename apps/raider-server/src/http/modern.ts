@@ -1,0 +1,132 @@
+/**
+ * The 2026-07-28 era at /mcp: no initialize, no session. Each request names its list (the
+ * server's --list, else X-Raider-List, else the server's default list) and is served by that
+ * list's SDK handler (`createMcpHandler`, strict: 2025-era requests go to the sessions instead),
+ * which builds a server per request from the list's conversation: the tools, their list state and
+ * the registry are made once per list and outlive the requests. A change of the list (made here,
+ * or by another process, through the list's watch) goes out on that handler's
+ * `subscriptions/listen` streams.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type NodeMcpRequestHandler, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { Conversation } from '../conversation/conversation.js';
+import type { Logger } from '../log.js';
+
+/** One list's 2026-era serving: its conversation and the SDK handler that makes a server per request. */
+export interface ModernList {
+  readonly listId: string;
+  readonly conversation: Conversation;
+  readonly handler: McpHttpHandler;
+  /** Requests being served now (an open `subscriptions/listen` stream counts until it ends). */
+  inFlight: number;
+  lastSeen: number;
+}
+
+/** What the 2026-era lists are kept with. */
+export interface ModernListsOptions {
+  /** Most lists served at once; past it the one idle longest with nothing in flight goes. */
+  maxLists: number;
+  /** A list with nothing in flight for this long stops being served (its conversation ends), in ms. */
+  idleTimeoutMs: number;
+  /** The largest body the handler reads, in bytes (the endpoint reads the body first: for the same bound). */
+  maxBodyBytes: number;
+  log: Logger;
+  /** Makes the conversation of list `listId` (which may throw: a bad name, the cap of shared lists). */
+  converse(listId: string): Conversation;
+  /** Called when a list starts or stops being served (a board redraws). */
+  onChange(): void;
+}
+
+/** The lists the 2026 era is served on now. */
+export class ModernLists {
+  readonly map = new Map<string, ModernList>();
+  private readonly nodeHandlers = new WeakMap<ModernList, NodeMcpRequestHandler>();
+  private readonly sweep: NodeJS.Timeout;
+
+  constructor(private readonly options: ModernListsOptions) {
+    this.sweep = setInterval(
+      () => {
+        const now = Date.now();
+        for (const [id, served] of this.map) {
+          if (served.inFlight === 0 && now - served.lastSeen > options.idleTimeoutMs) void this.end(id, 'idle');
+        }
+      },
+      Math.max(50, Math.min(60_000, Math.floor(options.idleTimeoutMs / 4))),
+    );
+    this.sweep.unref();
+  }
+
+  /**
+   * Serves one 2026-era request on list `listId`, with its body already read (`body`).
+   * @throws what `converse` throws, for a list not served yet.
+   */
+  async serve(listId: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const served = this.open(listId);
+    served.lastSeen = Date.now();
+    served.inFlight += 1;
+    res.once('close', () => {
+      served.inFlight -= 1;
+      served.lastSeen = Date.now();
+    });
+    await (this.nodeHandlers.get(served) as NodeMcpRequestHandler)(req, res, body);
+  }
+
+  /** The list's serving, started for its first request. */
+  private open(listId: string): ModernList {
+    const known = this.map.get(listId);
+    if (known) return known;
+    this.makeRoom();
+    const conversation = this.options.converse(listId);
+    const handler = createMcpHandler(() => conversation.newServer('modern'), {
+      legacy: 'reject',
+      maxRequestBodySize: this.options.maxBodyBytes,
+      onerror: (error) => this.options.log.debug(`2026-era request: ${error.message}`),
+    });
+    // Every change of the list, here or elsewhere, to the listen streams that asked for it.
+    conversation.onChanged((uri) => handler.notify.resourceUpdated(uri));
+    const served: ModernList = { listId, conversation, handler, inFlight: 0, lastSeen: Date.now() };
+    this.nodeHandlers.set(
+      served,
+      toNodeHandler(handler, {
+        maxRequestBodySize: this.options.maxBodyBytes,
+        onerror: (error) => this.options.log.warn(`2026-era request failed: ${error.message}`),
+      }),
+    );
+    this.map.set(listId, served);
+    this.options.log.info(`list ${listId} served to 2026-era clients (${this.map.size} lists)`);
+    this.options.onChange();
+    return served;
+  }
+
+  /** At the cap, stops serving the list idle longest with nothing in flight (when there is one). */
+  private makeRoom(): void {
+    if (this.map.size < this.options.maxLists) return;
+    const idlest = [...this.map.values()]
+      .filter((served) => served.inFlight === 0)
+      .sort((a, b) => a.lastSeen - b.lastSeen)[0];
+    if (idlest) void this.end(idlest.listId, 'made room');
+  }
+
+  /** Stops serving list `listId`: its handler closes (open streams end gracefully), its conversation ends. */
+  async end(listId: string, reason: string): Promise<void> {
+    const served = this.map.get(listId);
+    if (!served) return;
+    this.map.delete(listId);
+    this.options.onChange();
+    this.options.log.debug(`list ${listId} no longer served to 2026-era clients: ${reason}`);
+    await served.handler.close().catch(() => {});
+    await served.conversation.close(reason).catch(() => {});
+  }
+
+  /** Withdraws every open question of every list. */
+  endQuestions(reason: string): void {
+    for (const served of this.map.values()) served.conversation.endQuestions(reason);
+  }
+
+  /** Stops the sweep and every list (a shutdown). */
+  async closeAll(reason: string): Promise<void> {
+    clearInterval(this.sweep);
+    await Promise.all([...this.map.keys()].map((id) => this.end(id, reason)));
+  }
+}
