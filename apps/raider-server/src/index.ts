@@ -1,6 +1,6 @@
 // The public API of @raider/server, as its README documents it ("Embedding"). Adding a name here
 // makes it public: do so on purpose (test/barrel.test.ts fails on an unplanned one).
-export type { Conversation, ConversationOptions } from './conversation/conversation.js';
+export type { Conversation, ConversationOptions, Era } from './conversation/conversation.js';
 export { createConversation } from './conversation/conversation.js';
 export { OptionsError } from './errors.js';
 export type { HttpServer } from './http/server.js';

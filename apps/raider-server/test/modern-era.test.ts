@@ -168,10 +168,22 @@ describe('the 2026 era over HTTP', () => {
     await subscription.close();
   });
 
-  it('an unknown tool is a JSON-RPC error in the 2026 era (the protocol says so), not an error result', async () => {
+  // SDK v2 answers an unknown tool with a JSON-RPC error in both eras (the 2026 revision says so);
+  // the v1 server answered the same text as an error result.
+  it('an unknown tool is JSON-RPC error -32602 "Tool … not found" in either era, not an error result', async () => {
     const server = await serve({ list: 'modern-unknown' });
     const client = await overHttp(server.url);
-    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/no_such_tool/);
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Tool no_such_tool not found'),
+    });
+    const legacy = new V1Client({ name: 'legacy', version: '1.0.0' });
+    await legacy.connect(new V1HttpTransport(new URL(server.url)));
+    clients.push(legacy);
+    await expect(legacy.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: Tool no_such_tool not found',
+    });
   });
 });
 
