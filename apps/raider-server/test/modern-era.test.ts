@@ -22,7 +22,7 @@ async function serve(overrides: Partial<ServerOptions> = {}) {
   return server;
 }
 
-type Elicit = (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+type Elicit = (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string> };
 
 /** A v2 client pinned to 2026-07-28, eliciting when `elicit` is given. */
 function modernClient(elicit?: Elicit): Client {

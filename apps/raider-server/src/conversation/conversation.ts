@@ -9,7 +9,7 @@
 import { McpServer, type RegisteredTool, type ServerContext } from '@modelcontextprotocol/server';
 import type { Answerer } from '@raider/ask-tools/v2';
 import { TaskRegistry } from '@raider/tasks-registry';
-import type { TodoLimits, ToolConfig, ToolContext, ToolRegistrar } from '@raider/todo-tools/v2';
+import type { TodoLimits, ToolCallResult, ToolConfig, ToolContext, ToolRegistrar } from '@raider/todo-tools/v2';
 import { BOARD_APP_URI, BoardApp, rendersApps } from '../board/board-app.js';
 import type { ListHandle } from '../lists/list-handle.js';
 import { type Logger, silent } from '../log.js';
@@ -144,16 +144,16 @@ export function createConversation(options: ConversationOptions): Conversation {
       registerTool: (
         name: string,
         config: ToolConfig,
-        handler: (args: Record<string, unknown>, ctx: ToolContext) => Promise<unknown>,
+        handler: (args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolCallResult>,
       ) => {
         // A call still running after a while (a lock another process holds, a slow hook) sends progress.
         const tool = server.registerTool(
           name,
           config,
           withProgress(
-            (args: Record<string, unknown>, ctx: ServerContext) => handler(args, ctx),
+            (args: unknown, ctx: ServerContext) => handler(args as Record<string, unknown>, ctx),
             options.progressEveryMs,
-          ) as never,
+          ),
         );
         if (name === 'task_list' || name === 'todo' || name === 'TaskList') listTools.push(tool);
         return tool;
