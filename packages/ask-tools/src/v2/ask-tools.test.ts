@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { describeAskTools } from '../testing/ask-tools-suite.js';
 import type { ElicitHandler } from '../testing/harness.js';
 import { v2Client, v2LegacyHarness, v2ModernHarness } from '../testing/v2-harnesses.js';
-import { AskTools, elicitationAnswerer, UNAVAILABLE } from './index.js';
+import { AskTools, elicitationAnswerer, type QuestionState, UNAVAILABLE } from './index.js';
 
 describeAskTools(v2ModernHarness());
 describeAskTools(v2LegacyHarness('v1'));
@@ -403,5 +403,81 @@ describe('elicitationAnswerer (v2)', () => {
     );
     expect(await call('ask_user', { question: 'q' })).toEqual({ content: [{ type: 'text', text: 'client' }] });
     expect(requests).toHaveLength(1);
+  });
+});
+
+describe('a signed question state (requestState)', () => {
+  const codec = () => createRequestStateCodec<QuestionState>({ key: new Uint8Array(32).fill(9) });
+
+  it('the round carries a signed requestState, the retry echoes it, and the answer is read', async () => {
+    const signed = codec();
+    const { call, wire } = await modern(
+      (server) => new AskTools({ requestState: signed }).register(server),
+      () => ({ action: 'accept', content: { answer: 'Signed' } }),
+    );
+    expect(await call('ask_user', { question: 'Which?' })).toEqual({ content: [{ type: 'text', text: 'Signed' }] });
+    const asked = wire.find((w) => w.answer?.result?.resultType === 'input_required');
+    const state = asked?.answer?.result?.requestState;
+    expect(typeof state).toBe('string');
+    expect((await signed.verify(state as string, {} as never)).asked).toMatch(/^[0-9a-f]{32}$/);
+    const retried = wire.find((w) => w.sent.method === 'tools/call' && w.sent.params?.inputResponses);
+    expect(retried?.sent.params?.requestState).toBe(state);
+  });
+
+  it('a forged state is refused: the answer does not count', async () => {
+    const { call } = await modern(
+      (server) => new AskTools({ requestState: codec() }).register(server),
+      () => ({ action: 'accept', content: { answer: 'forged' } }),
+      (body) =>
+        body.params?.inputResponses ? { ...body, params: { ...body.params, requestState: 'v1.e30.AAAA' } } : body,
+    );
+    expect(await call('ask_user', { question: 'q' })).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: `The question could not be put to the user: the client's answer came back without the question's signed state. ${DECIDE}`,
+        },
+      ],
+      isError: true,
+    });
+  });
+
+  it('an answer carried to another call than the one that asked is refused', async () => {
+    const { call } = await modern(
+      (server) => new AskTools({ requestState: codec() }).register(server),
+      () => ({ action: 'accept', content: { answer: 'moved' } }),
+      (body) =>
+        body.params?.inputResponses
+          ? { ...body, params: { ...body.params, arguments: { question: 'Another question?' } } }
+          : body,
+    );
+    expect(await call('ask_user', { question: 'q' })).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: `The question could not be put to the user: the client answered another question than this call asked. ${DECIDE}`,
+        },
+      ],
+      isError: true,
+    });
+  });
+
+  it('the time comes from the signed state: a key claiming a later question does not undo a timeout', async () => {
+    const { call } = await modern(
+      (server) => new AskTools({ timeoutMs: 1, requestState: codec() }).register(server),
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return { action: 'accept', content: { answer: 'late' } };
+      },
+      (body) => {
+        const responses = body.params?.inputResponses as Record<string, unknown> | undefined;
+        if (!responses) return body;
+        const answer = Object.values(responses)[0];
+        return { ...body, params: { ...body.params, inputResponses: { [`question@${Date.now()}`]: answer } } };
+      },
+    );
+    const result = (await call('ask_user', { question: 'q' })) as { content: { text: string }[]; isError?: boolean };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toMatch(/^The question timed out: no answer came within /);
   });
 });

@@ -10,6 +10,7 @@ import {
   type CallToolResult,
   type InputRequiredResult,
   McpServer,
+  type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -36,6 +37,8 @@ import {
   clientAnswer,
   clientCanAnswerForms,
   isModernRequest,
+  type QuestionState,
+  questionDigest,
 } from './client-question.js';
 
 /**
@@ -72,6 +75,15 @@ export interface AskToolsOptions {
    * Code shows the model that JSON instead of the text). As the `.` entry's option.
    */
   structuredOutput?: boolean;
+  /**
+   * Sign what a question carries across the client in `requestState` (`createRequestStateCodec`
+   * from `@modelcontextprotocol/server`): when it was asked and which call asked it. The retry's
+   * answer then counts only for the question it answers, and its lateness cannot be forged.
+   * Every server that may get the retry needs the same key (replicas behind a balancer); set the
+   * codec's `verify` as the server's `requestState.verify` too, or AskTools verifies the state
+   * itself. Without it no `requestState` is sent (the time rides on the question's key).
+   */
+  requestState?: RequestStateCodec<QuestionState>;
 }
 
 /** Options of `registerAskUserQuestion`. */
@@ -110,6 +122,7 @@ export class AskTools {
   private readonly elicitation: boolean;
   private readonly progressIntervalMs: number;
   private readonly structuredOutput: boolean;
+  private readonly requestState: RequestStateCodec<QuestionState> | undefined;
   /** The progress kept alive while the shim asks a 2025-era client, by the call's signal (the same on every round). */
   private readonly waiting = new WeakMap<AbortSignal, () => void>();
   private built: McpServer | undefined;
@@ -120,6 +133,7 @@ export class AskTools {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.progressIntervalMs = options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
     this.structuredOutput = options.structuredOutput ?? false;
+    this.requestState = options.requestState;
   }
 
   /**
@@ -130,7 +144,10 @@ export class AskTools {
     if (!this.built) {
       this.built = new McpServer(
         { name: 'raider-ask', version: VERSION },
-        { inputRequired: { roundTimeoutMs: this.timeoutMs } },
+        {
+          inputRequired: { roundTimeoutMs: this.timeoutMs },
+          ...(this.requestState ? { requestState: { verify: this.requestState.verify } } : {}),
+        },
       );
       this.register(this.built);
     }
@@ -160,7 +177,7 @@ export class AskTools {
         ...(this.structuredOutput ? { outputSchema: z.object(tool.output) } : {}),
         annotations: ANNOTATIONS,
       },
-      (args, ctx) => this.call(server, tool, args, ctx),
+      (args, ctx) => this.call(server, tool, name, args, ctx),
     );
   }
 
@@ -168,6 +185,7 @@ export class AskTools {
   private async call<Input, Answer>(
     server: ToolRegistrar,
     tool: QuestionTool<Input, Answer>,
+    name: string,
     args: unknown,
     ctx: ServerContext,
   ): Promise<CallToolResult | InputRequiredResult> {
@@ -177,7 +195,13 @@ export class AskTools {
     if (answer) {
       this.waiting.get(ctx.mcpReq.signal)?.();
       this.waiting.delete(ctx.mcpReq.signal);
-      return this.answered(tool, parsed.input, answer);
+      if (!this.requestState) return this.answered(tool, parsed.input, answer);
+      const state = await this.questionState(ctx);
+      if (!state) return failure('failed', "the client's answer came back without the question's signed state");
+      if (state.asked !== questionDigest(name, args)) {
+        return failure('failed', 'the client answered another question than this call asked');
+      }
+      return this.answered(tool, parsed.input, { ...answer, askedAt: state.askedAt });
     }
     const asker = this.answerer?.();
     if (asker) {
@@ -196,7 +220,26 @@ export class AskTools {
       });
       this.waiting.set(ctx.mcpReq.signal, stop);
     }
-    return askClient(tool.form(parsed.input), Date.now());
+    const askedAt = Date.now();
+    const state =
+      this.requestState && (await this.requestState.mint({ askedAt, asked: questionDigest(name, args) }, ctx));
+    return askClient(tool.form(parsed.input), askedAt, state);
+  }
+
+  /**
+   * The signed state the retry carries back: verified by the server's `requestState.verify`
+   * (then the SDK hands the payload over), else here; `undefined` when there is none or it does
+   * not verify.
+   */
+  private async questionState(ctx: ServerContext): Promise<QuestionState | undefined> {
+    const state = ctx.mcpReq.requestState<QuestionState | string>();
+    if (state === undefined) return undefined;
+    if (typeof state !== 'string') return state;
+    try {
+      return await (this.requestState as RequestStateCodec<QuestionState>).verify(state, ctx);
+    } catch {
+      return undefined;
+    }
   }
 
   /** The result of the answer a retry carries; one that comes after `timeoutMs` is the timed-out result. */

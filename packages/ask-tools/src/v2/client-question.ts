@@ -5,6 +5,7 @@
  * the SDK's legacy shim turns the same return into a real `elicitation/create` request and
  * re-enters the tool with the answer, so this is written once for both eras.
  */
+import { createHash } from 'node:crypto';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
@@ -79,8 +80,28 @@ export function clientCanAnswerForms(server: Pick<Server, 'getClientCapabilities
   return elicitation.form !== undefined || Object.keys(elicitation).length === 0;
 }
 
-/** The `input_required` result that asks `form` of the client, under the key of `askedAt`. */
-export function askClient(form: ElicitationForm, askedAt: number): InputRequiredResult {
+/**
+ * What a signed `requestState` carries across the client (`AskToolsOptions.requestState`): when
+ * the question was asked, and a digest of the tool and arguments it was asked for, so the retry's
+ * answer is bound to its question and its lateness cannot be forged.
+ */
+export interface QuestionState {
+  /** When the question was asked, in ms since the epoch. */
+  askedAt: number;
+  /** sha256 of the tool's name and its arguments' JSON, hex, first 32 characters. */
+  asked: string;
+}
+
+/** The digest a QuestionState binds: the tool's name and the call's arguments. */
+export function questionDigest(tool: string, args: unknown): string {
+  return createHash('sha256')
+    .update(`${tool}\0${JSON.stringify(args) ?? ''}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** The `input_required` result that asks `form` of the client, under the key of `askedAt` (and with `requestState`, when given). */
+export function askClient(form: ElicitationForm, askedAt: number, requestState?: string): InputRequiredResult {
   return inputRequired({
     inputRequests: {
       [questionKey(askedAt)]: inputRequired.elicit({
@@ -90,5 +111,6 @@ export function askClient(form: ElicitationForm, askedAt: number): InputRequired
         requestedSchema: form.requestedSchema as ElicitRequestFormParams['requestedSchema'],
       }),
     },
+    ...(requestState === undefined ? {} : { requestState }),
   });
 }

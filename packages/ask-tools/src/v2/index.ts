@@ -8,5 +8,6 @@ export { UNAVAILABLE } from '../core/outcomes.js';
 export type { Answerer, Asker, FormAsker, FormQuestion } from '../core/types.js';
 export type { AskToolsOptions, AskUserQuestionOptions, ToolRegistrar } from './ask-tools.js';
 export { AskTools, registerAskUserQuestion } from './ask-tools.js';
+export type { QuestionState } from './client-question.js';
 export type { ElicitingServer } from './elicitation.js';
 export { elicitationAnswerer } from './elicitation.js';
