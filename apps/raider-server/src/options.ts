@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { claudeTaskFolder, listFolderName } from '@raider/file-store';
 import { DEFAULT_LIMITS, type TodoLimits } from '@raider/todo-tools/v2';
+import { MIN_STATE_SECRET_LENGTH } from './conversation/question-state.js';
 import { OptionsError } from './errors.js';
 import type { Family, LogLevel, Names } from './types.js';
 
@@ -19,6 +20,11 @@ export interface ServerOptions {
   port: number;
   /** Bearer token HTTP clients must send; required on a non-loopback host. */
   token: string | undefined;
+  /**
+   * The key that signs what a 2026-era question carries across the client (`requestState`);
+   * replicas behind one balancer share it. Default: a key made per process.
+   */
+  stateSecret?: string | undefined;
   /** Origins allowed besides the server's own loopback origins. */
   allowedOrigins: string[];
   /** Host header values allowed besides the bound host and the loopback names. */
@@ -143,6 +149,13 @@ export const FLAGS: readonly Spec[] = [
     type: 'string',
     value: 'TOKEN',
     help: 'bearer token HTTP clients must send (required off loopback)',
+  },
+  {
+    flag: 'state-secret',
+    env: 'RAIDER_STATE_SECRET',
+    type: 'string',
+    value: 'SECRET',
+    help: "key signing a question's state across 2026-era clients; the same on every replica (default: one per process)",
   },
   {
     flag: 'allowed-origins',
@@ -370,6 +383,11 @@ function checkTogether(
       throw new OptionsError(`${name('list')}: ${(error as Error).message}`);
     }
   }
+  if (options.stateSecret !== undefined && options.stateSecret.length < MIN_STATE_SECRET_LENGTH) {
+    throw new OptionsError(
+      `${name('state-secret')}: expected a secret of at least ${MIN_STATE_SECRET_LENGTH} characters (it is the HMAC key of every question's state), received ${options.stateSecret.length}`,
+    );
+  }
   if (values.token === '') {
     throw new OptionsError('--token: expected a secret of at least 16 characters, received an empty one');
   }
@@ -428,6 +446,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     host,
     port: integer(name('port'), raw('port') ?? '3333', 0, 65535),
     token: raw('token'),
+    stateSecret: raw('state-secret'),
     allowedOrigins: list(raw('allowed-origins')),
     allowedHosts: list(raw('allowed-hosts')),
     maxSessions: integer(name('max-sessions'), raw('max-sessions') ?? '100', 1, 100_000),

@@ -140,6 +140,34 @@ describe('the 2026 era over HTTP', () => {
     expect(asked).toEqual(['Which database?']);
   });
 
+  it("a question's signed state: a retry another server takes is answered with the same --state-secret, refused without", async () => {
+    const secret = 'k'.repeat(40);
+    const asking = await serve({ list: 'two-servers', stateSecret: secret });
+    const sharing = await serve({ list: 'two-servers', stateSecret: secret });
+    const other = await serve({ list: 'two-servers', stateSecret: 'o'.repeat(40) });
+    /** A client whose first round goes to `asking` and whose retry (it carries the answer) goes to `retry`. */
+    const split = async (retry: HttpServer) => {
+      const client = modernClient(() => ({ action: 'accept', content: { answer: 'Either' } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(asking.url), {
+          fetch: (url, init) => {
+            const answers = typeof init?.body === 'string' && init.body.includes('"inputResponses"');
+            return fetch(answers ? retry.url : url, init);
+          },
+        }),
+      );
+      return client;
+    };
+    const shared = await split(sharing);
+    expect(textOf(await shared.callTool({ name: 'ask_user', arguments: { question: 'Which?' } }))).toBe('Either');
+    const foreign = await split(other);
+    const refused = await foreign.callTool({ name: 'ask_user', arguments: { question: 'Which?' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toBe(
+      "The question could not be put to the user: the client's answer came back without the question's signed state. Decide for yourself, go on, and say in your reply what you assumed.",
+    );
+  });
+
   it('a client that cannot answer a form gets the plain refusal', async () => {
     const server = await serve({ list: 'modern-refusal' });
     const client = await overHttp(server.url);

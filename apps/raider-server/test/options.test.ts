@@ -117,6 +117,19 @@ describe('raider-server options', () => {
     }
   });
 
+  it('--state-secret (RAIDER_STATE_SECRET) is taken in either transport, at least 32 characters, never echoed', () => {
+    const secret = 's'.repeat(32);
+    expect(readOptions(['--state-secret', secret], {}).stateSecret).toBe(secret);
+    expect(readOptions(['--http'], { RAIDER_STATE_SECRET: secret }).stateSecret).toBe(secret);
+    expect(readOptions([], {}).stateSecret).toBeUndefined();
+    expect(() => readOptions(['--state-secret', 'hunter2'], {})).toThrow(
+      "--state-secret: expected a secret of at least 32 characters (it is the HMAC key of every question's state), received 7",
+    );
+    expect(() => readOptions([], { RAIDER_STATE_SECRET: 'short' })).toThrow(/^RAIDER_STATE_SECRET: .* received 5$/);
+    expect(helpText()).toContain('--state-secret SECRET');
+    expect(helpText()).toContain('[RAIDER_STATE_SECRET]');
+  });
+
   it('the limits reach the tools of a conversation', async () => {
     const options = readOptions(['--max-tasks', '2'], {});
     const conversation = createConversation({

@@ -10,7 +10,7 @@ import { McpServer, type RegisteredTool, type ServerContext } from '@modelcontex
 import type { Answerer } from '@raider/ask-tools/v2';
 import { TaskRegistry } from '@raider/tasks-registry';
 import type { TodoLimits, ToolCallResult, ToolConfig, ToolContext, ToolRegistrar } from '@raider/todo-tools/v2';
-import { BOARD_APP_URI, BoardApp, rendersApps } from '../board/board-app.js';
+import { BOARD_APP_URI, BoardApp, offerOnAnnouncement, rendersApps } from '../board/board-app.js';
 import type { ListHandle } from '../lists/list-handle.js';
 import { type Logger, silent } from '../log.js';
 import type { Family, Names } from '../types.js';
@@ -41,6 +41,8 @@ export interface ConversationOptions {
   structuredOutput?: boolean;
   /** The tools carry `_meta["anthropic/alwaysLoad"]` (default false). */
   alwaysLoad?: boolean;
+  /** The key that signs a 2026-era question's state (`--state-secret`; replicas share it); default: one made per process. */
+  stateSecret?: string | undefined;
   /** How often a call still running sends progress, in ms (default PROGRESS_EVERY_MS, 15 s). */
   progressEveryMs?: number;
   /** Called after every change of the list or of the registry (a live board redraws). */
@@ -55,13 +57,21 @@ export interface ConversationOptions {
 /** The settings of a conversation that a server takes from its options (its own options satisfy it). */
 export type ConversationSettings = Pick<
   ConversationOptions,
-  'family' | 'names' | 'askTimeoutMs' | 'limits' | 'claims' | 'boardApp' | 'structuredOutput' | 'alwaysLoad'
+  | 'family'
+  | 'names'
+  | 'askTimeoutMs'
+  | 'limits'
+  | 'claims'
+  | 'boardApp'
+  | 'structuredOutput'
+  | 'alwaysLoad'
+  | 'stateSecret'
 >;
 
 /** The conversation settings among `options` (a server's options), and only those. */
 export function settingsOf(options: ConversationSettings): ConversationSettings {
-  const { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad } = options;
-  return { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad };
+  const { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad, stateSecret } = options;
+  return { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad, stateSecret };
 }
 
 /** The era a server serves: 2025 (`initialize`, sessions) or 2026-07-28 (per request). */
@@ -76,9 +86,11 @@ export interface Conversation {
   /**
    * A fresh v2 McpServer with the conversation's tools and resources, for one connection or one
    * request of `era` (a factory for `serveStdio` and `createMcpHandler`). A change of the list
-   * reaches every server made here that is still open.
+   * reaches every server made here that is still open. `request`: the 2026-era request a server
+   * is made for (over HTTP), with the client capabilities its envelope declares; without it a
+   * 2026-era server (pinned to a connection: stdio) takes them from its first requests.
    */
-  newServer(era: Era): McpServer;
+  newServer(era: Era, request?: { clientCapabilities?: unknown }): McpServer;
   /** Called after every change of the list or of the registry, besides the servers' own notifications. */
   onChanged(listener: (uri: string) => void): () => void;
   /** The task list as raider://tasks shows it. */
@@ -117,6 +129,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     names: options.names,
     askTimeoutMs: options.askTimeoutMs,
     structuredOutput: options.structuredOutput === true,
+    stateSecret: options.stateSecret,
     // The web board and the board app: where both are open, the first answer wins.
     fallbackAnswerer: () => firstOf(options.fallbackAnswerer?.(), appAnswerer()),
     log,
@@ -124,7 +137,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   registry.on('added', () => changed(WORK_URI));
   registry.on('finished', () => changed(WORK_URI));
 
-  const newServer = (era: Era): McpServer => {
+  const newServer = (era: Era, request?: { clientCapabilities?: unknown }): McpServer => {
     const server = new McpServer(
       { name: 'raider-server', version: VERSION },
       {
@@ -166,14 +179,23 @@ export function createConversation(options: ConversationOptions): Conversation {
     server.server.onclose = () => {
       servers.delete(server);
     };
-    // The board app, offered only to a 2025-era client that announces MCP Apps (the others see
-    // today's tools, and pay nothing for it: its tools are registered only then).
-    server.server.oninitialized = () => {
-      if (options.boardApp === false || !rendersApps(server.server.getClientCapabilities())) return;
+    // The board app, offered only to a client that announces MCP Apps (the others see today's
+    // tools, and pay nothing for it: its tools are registered only then). 2025 era: at
+    // initialize. 2026 era: in a request's envelope; a server made for one request knows at once,
+    // one pinned to a connection offers it from the first request that announces it.
+    const offerApp = () => {
       app.offer(server, listTools);
       resources.addReader(BOARD_APP_URI, async () => app.read());
       log.debug('the client renders MCP Apps: the board app is offered');
     };
+    if (options.boardApp !== false) {
+      if (era === 'legacy') {
+        server.server.oninitialized = () => {
+          if (rendersApps(server.server.getClientCapabilities())) offerApp();
+        };
+      } else if (request === undefined) offerOnAnnouncement(server, offerApp);
+      else if (rendersApps(request.clientCapabilities)) offerApp();
+    }
     return server;
   };
 

@@ -20,6 +20,7 @@ import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } fr
 import type { TaskRegistry } from '@raider/tasks-registry';
 import type { Logger } from '../log.js';
 import type { Names } from '../types.js';
+import { questionStateCodec } from './question-state.js';
 
 /** What the question tool is mounted with. */
 export interface QuestionOptions {
@@ -28,6 +29,8 @@ export interface QuestionOptions {
   /** Results carry structuredContent and the tools declare output schemas (default false). */
   structuredOutput?: boolean;
   fallbackAnswerer: Answerer | undefined;
+  /** The key that signs a 2026-era question's state (shared by replicas); default: one made per process. */
+  stateSecret?: string | undefined;
   log: Logger;
 }
 
@@ -104,6 +107,8 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
             new AskTools({
               answerer: () =>
                 modernClientAnswersForms(currentCall.getStore()) ? undefined : tracked(options.fallbackAnswerer?.()),
+              // What the question carries across the client, signed (AskTools verifies it on the retry).
+              requestState: questionStateCodec(options.stateSecret, options.askTimeoutMs),
               timeoutMs: options.askTimeoutMs,
               ...presentation,
             });
