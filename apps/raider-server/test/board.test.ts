@@ -111,6 +111,52 @@ describe('the live board', () => {
     }
   }, 60_000);
 
+  it('2026 era: a client that cannot answer a form is asked on the board; one that can is asked itself', async () => {
+    const { Client: V2Client, StreamableHTTPClientTransport: V2Transport } = await import(
+      '@modelcontextprotocol/client'
+    );
+    const server = await boardServer({ list: 'board-modern' });
+    const page = await openBoard(server.boardUrl as string);
+    const modern = async (elicit: boolean) => {
+      const client = new V2Client(
+        { name: 'board-modern', version: '1.0.0' },
+        {
+          versionNegotiation: { mode: { pin: '2026-07-28' } },
+          ...(elicit ? { capabilities: { elicitation: { form: {} } } } : {}),
+        },
+      );
+      if (elicit)
+        client.setRequestHandler('elicitation/create', async () => ({
+          action: 'accept',
+          content: { answer: 'In the client' },
+        }));
+      await client.connect(new V2Transport(new URL(server.url)));
+      return client;
+    };
+    const plain = await modern(false);
+    const eliciting = await modern(true);
+    try {
+      const asked = plain.callTool({
+        name: 'ask_user',
+        arguments: { question: 'Which port?', options: ['80', '8080'] },
+      });
+      await page.waitForSelector('form.question button.option');
+      await page.getByRole('button', { name: '8080' }).click();
+      expect(textOf(await asked)).toBe('8080');
+      await page.waitForSelector('form.question', { state: 'detached', timeout: 10_000 });
+      // The client that can answer holds its question (input_required): the board is not asked.
+      expect(textOf(await eliciting.callTool({ name: 'ask_user', arguments: { question: 'Where?' } }))).toBe(
+        'In the client',
+      );
+      expect(await page.locator('form.question').count()).toBe(0);
+    } finally {
+      await page.close();
+      await plain.close();
+      await eliciting.close();
+      await server.close();
+    }
+  }, 60_000);
+
   it('with elicitation too, the question goes to both; answered in one place, it leaves the other', async () => {
     const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const server = await boardServer();
