@@ -2,7 +2,9 @@
 /**
  * The playground's commands:
  *   demo                          the whole set end to end (what `pnpm start` runs)
- *   scenario FILE [--http URL]    one scenario file against a spawned server, or a running one
+ *   scenario FILE [--http URL] [--era legacy|modern]
+ *                                 one scenario file against a spawned server, or a running one,
+ *                                 in the 2025 era (legacy, the default) or 2026-07-28 (modern)
  *   import-claude FILE.jsonl [--out FILE]   a scenario from a Claude Code transcript
  *   schema                        the JSON Schema of scenario files
  */
@@ -13,9 +15,10 @@ import { type DemoResult, report, runDemo } from './demo.js';
 import { printer } from './output.js';
 import { runScenario, serverArgs } from './runner.js';
 import { loadScenario, ScenarioError, scenarioJsonSchema } from './scenario.js';
+import { ERAS, type Era } from './server-process.js';
 
 const USAGE = `usage: playground demo
-       playground scenario FILE [--http URL]
+       playground scenario FILE [--http URL] [--era legacy|modern]
        playground import-claude FILE.jsonl [--out FILE]
        playground schema`;
 
@@ -25,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { http: { type: 'string' }, out: { type: 'string' } },
+    options: { http: { type: 'string' }, out: { type: 'string' }, era: { type: 'string' } },
   });
   switch (command) {
     case 'demo': {
@@ -35,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
     case 'scenario': {
       const file = positionals[0];
       if (!file) throw new UsageError('scenario: expected a scenario file');
+      const era = readEra(values.era);
       const scenario = loadScenario(file);
       const result: DemoResult = { passed: 0, failed: 0, failures: [] };
       for (const mode of scenario.modes) {
@@ -42,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
           ? ({ kind: 'http', url: values.http } as const)
           : ({ kind: 'stdio', args: serverArgs(scenario, mode) } as const);
         // A running server has the family and names it was started with: run only the modes that fit.
-        report(await runScenario(scenario, mode, target), out, result);
+        report(await runScenario(scenario, mode, target, era), out, result);
         if (values.http) break;
       }
       out.line(`${result.passed} passed, ${result.failed} failed`);
@@ -68,6 +72,13 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+/** The --era flag: legacy (the 2025 era, the default) or modern (2026-07-28). */
+function readEra(value: string | undefined): Era {
+  if (value === undefined) return 'legacy';
+  if ((ERAS as readonly string[]).includes(value)) return value as Era;
+  throw new UsageError(`scenario: --era expects legacy or modern, received ${JSON.stringify(value)}`);
+}
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -1,7 +1,9 @@
 /**
- * The demo: every scenario against the real server in each of its name modes, over stdio and
+ * The demo: every scenario against the real server in each of its name modes and in both protocol
+ * eras (the 2025 era with the SDK v1 client, 2026-07-28 with the SDK v2 client), over stdio and
  * then over Streamable HTTP; the registry of background work driven in process; a Claude Code
- * transcript replayed. Prints a readable transcript and a summary with counts.
+ * transcript replayed; a durable list and a team on one list, in either era. Prints a readable
+ * transcript and a summary with counts.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +14,7 @@ import { clip, type Printer } from './output.js';
 import { registryDemo } from './registry-demo.js';
 import { runScenario, type ScenarioRun, serverArgs } from './runner.js';
 import { loadScenario, type Scenario } from './scenario.js';
-import { spawnHttpServer } from './server-process.js';
+import { ERAS, type Reach, spawnHttpServer } from './server-process.js';
 import { teamDemo } from './team-demo.js';
 
 /** Where the playground's data lives. */
@@ -27,6 +29,8 @@ export interface Failure {
   scenario: string;
   mode: string;
   transport: string;
+  /** The protocol revision of the run, when it spoke MCP. */
+  era?: string;
   step: number;
   tool: string;
   expected: string;
@@ -50,7 +54,7 @@ export function loadScenarios(dir = SCENARIOS_DIR): Scenario[] {
 
 /** Prints one run and adds it to the counts. */
 export function report(run: ScenarioRun, out: Printer, result: DemoResult): void {
-  out.line(out.bold(`▶ ${run.scenario} · ${run.mode} names · ${run.transport}`));
+  out.line(out.bold(`▶ ${run.scenario} · ${run.mode} names · ${run.transport}${run.era ? ` · ${run.era}` : ''}`));
   for (const step of run.steps) {
     const call = `${step.index} ${step.tool} ${clip(JSON.stringify(step.args), 60)}`;
     if (step.ok) {
@@ -62,6 +66,7 @@ export function report(run: ScenarioRun, out: Printer, result: DemoResult): void
         scenario: run.scenario,
         mode: run.mode,
         transport: run.transport,
+        era: run.era,
         step: step.index,
         tool: step.tool,
         expected: step.expected,
@@ -105,10 +110,25 @@ async function registrySection(out: Printer, result: DemoResult): Promise<void> 
   report(registryRun, out, result);
 }
 
-/** Step 4: every scenario again over Streamable HTTP, one server per set of server flags. */
+/** Every scenario in each of its modes and each era over stdio, a fresh server per run. */
+async function stdioRuns(scenarios: Scenario[], out: Printer, result: DemoResult): Promise<void> {
+  for (const scenario of scenarios) {
+    for (const mode of scenario.modes) {
+      for (const era of ERAS) {
+        const target = { kind: 'stdio', args: serverArgs(scenario, mode) } as const;
+        report(await runScenario(scenario, mode, target, era), out, result);
+      }
+    }
+  }
+}
+
+/**
+ * Step 4: every scenario again over Streamable HTTP in both eras, one server per set of server
+ * flags: a 2025-era run's session has its own list, a 2026-era run names a fresh one.
+ */
 async function httpSection(scenarios: Scenario[], out: Printer, result: DemoResult): Promise<void> {
   out.line();
-  out.line(out.bold('4. The same scenarios over Streamable HTTP (raider-server --http on a free port)'));
+  out.line(out.bold('4. The same scenarios over Streamable HTTP in both eras (raider-server --http on a free port)'));
   const groups = new Map<string, { args: string[]; runs: [Scenario, 'raider' | 'claude'][] }>();
   for (const scenario of scenarios) {
     for (const mode of scenario.modes) {
@@ -123,13 +143,21 @@ async function httpSection(scenarios: Scenario[], out: Printer, result: DemoResu
     const server = await spawnHttpServer(group.args);
     try {
       for (const [scenario, mode] of group.runs) {
-        report(await runScenario(scenario, mode, { kind: 'http', url: server.url }), out, result);
+        for (const era of ERAS) {
+          report(await runScenario(scenario, mode, { kind: 'http', url: server.url }, era), out, result);
+        }
       }
     } finally {
       await server.stop();
     }
   }
 }
+
+/** How the durable and team demos reach their servers: the 2025 era over stdio, 2026-07-28 over HTTP. */
+const REACHES: Reach[] = [
+  { era: 'legacy', transport: 'stdio' },
+  { era: 'modern', transport: 'http' },
+];
 
 /** Runs the whole demo; resolves with the counts (the CLI exits non-zero when any failed). */
 export async function runDemo(
@@ -142,37 +170,41 @@ export async function runDemo(
 
   out.line(out.bold('raider playground: every package through the real server'));
   out.line();
-  out.line(out.bold('1. Scenarios over stdio (a fresh raider-server subprocess per run)'));
-  for (const scenario of scenarios) {
-    for (const mode of scenario.modes) {
-      report(await runScenario(scenario, mode, { kind: 'stdio', args: serverArgs(scenario, mode) }), out, result);
-    }
-  }
+  out.line(
+    out.bold(
+      '1. Scenarios over stdio in both eras, 2025-11-25 and 2026-07-28 (a fresh raider-server subprocess per run)',
+    ),
+  );
+  await stdioRuns(scenarios, out, result);
 
   await registrySection(out, result);
 
   out.line();
-  out.line(out.bold('3. A Claude Code transcript replayed (fixtures/claude-session.jsonl)'));
-  for (const mode of imported.modes) {
-    report(await runScenario(imported, mode, { kind: 'stdio', args: serverArgs(imported, mode) }), out, result);
-  }
+  out.line(out.bold('3. A Claude Code transcript replayed in both eras (fixtures/claude-session.jsonl)'));
+  await stdioRuns([imported], out, result);
 
   await httpSection([...scenarios, imported], out, result);
 
   out.line();
-  out.line(out.bold('5. A durable list (--data-dir, --list) survives a server restart'));
-  report(await durableDemo(), out, result);
+  out.line(
+    out.bold('5. A durable list (--data-dir, --list) survives a server restart: 2025 era over stdio, 2026 over HTTP'),
+  );
+  for (const reach of REACHES) report(await durableDemo(reach), out, result);
 
   out.line();
-  out.line(out.bold('6. A team on one list: two servers share it through PostgreSQL (embedded) and claim its tasks'));
-  report(await teamDemo(), out, result);
+  out.line(
+    out.bold(
+      '6. A team on one list: two servers share it through PostgreSQL (embedded) and claim its tasks: 2025 era over stdio, 2026 over HTTP',
+    ),
+  );
+  for (const run of await teamDemo(REACHES)) report(run, out, result);
 
   out.line();
   if (result.failures.length) {
     out.line(out.red(out.bold('Failures:')));
     for (const f of result.failures) {
       out.line(
-        `  ${f.scenario} [${f.mode} names, ${f.transport}] step ${f.step} (${f.tool}): expected ${f.expected}, received ${f.received}`,
+        `  ${f.scenario} [${f.mode} names, ${f.transport}${f.era ? `, ${f.era}` : ''}] step ${f.step} (${f.tool}): expected ${f.expected}, received ${f.received}`,
       );
     }
   }

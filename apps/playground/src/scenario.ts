@@ -25,9 +25,19 @@ export const ExpectSchema = z
       .optional()
       .describe('A regular expression the result text must match.'),
     isError: z.boolean().optional().describe('Whether the result is an error result.'),
+    rpcError: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'The call is refused with a JSON-RPC error of this code instead of a result (an unknown tool: -32602); text and match then apply to its message. Without it a JSON-RPC error fails the step.',
+      ),
   })
-  .refine((e) => e.text !== undefined || e.match !== undefined || e.isError !== undefined, {
-    error: 'expected at least one of text, match, isError',
+  .refine((e) => e.text !== undefined || e.match !== undefined || e.isError !== undefined || e.rpcError !== undefined, {
+    error: 'expected at least one of text, match, isError, rpcError',
+  })
+  .refine((e) => e.rpcError === undefined || e.isError === undefined, {
+    error: 'expected rpcError or isError, not both (a JSON-RPC error has no result)',
   });
 
 /** How the person answers a question the step asks (an elicitation result). */

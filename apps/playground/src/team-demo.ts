@@ -2,26 +2,27 @@
  * A team on one list: two raider-server processes (stand-ins for two machines) keep one list in
  * PostgreSQL (an embedded PostgreSQL 18 from the npm registry, started for the demo the way the
  * postgres-store tests start theirs) and take tasks from it with task_claim, each task by exactly
- * one of them.
+ * one of them. One database for every run, a list of its own for each (`team-legacy`, ...).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startPostgres } from '../../../packages/postgres-store/test/postgres-server.js';
 import { checkedSteps } from './checked-steps.js';
 import type { ScenarioRun, StepResult } from './runner.js';
-import { connect } from './server-process.js';
+import { type OwnServer, type Reach, startServer } from './server-process.js';
 
-/** Runs the team demo as one scenario run of checked steps. */
-export async function teamDemo(): Promise<ScenarioRun> {
+/** One run of the team demo on `databaseUrl`, its two servers reached as `reach` says. */
+async function teamRun(databaseUrl: string, reach: Reach): Promise<ScenarioRun> {
   const steps: StepResult[] = [];
   const step = checkedSteps(steps);
-  const database = await startPostgres();
-  const args = ['--database-url', database.url, '--list', 'team', '--claims'];
-  const clients: Client[] = [];
+  const args = ['--database-url', databaseUrl, '--list', `team-${reach.era}`, '--claims'];
+  const servers: OwnServer[] = [];
+  let era: string | undefined;
   try {
-    const a = await connect({ kind: 'stdio', args });
-    clients.push(a);
-    const b = await connect({ kind: 'stdio', args });
-    clients.push(b);
+    const first = await startServer(args, reach);
+    servers.push(first);
+    const second = await startServer(args, reach);
+    servers.push(second);
+    const [a, b] = [first.client, second.client];
+    era = a.protocolVersion;
     const parser = { subject: 'Write the parser', description: '' };
     await step(a, 'task_create (server A)', 'task_create', parser, 'Task #1 created successfully: Write the parser');
     const printer = { subject: 'Write the printer', description: '' };
@@ -40,13 +41,25 @@ export async function teamDemo(): Promise<ScenarioRun> {
     const after = '#1 [completed] Write the parser (bob)\n#2 [in_progress] Write the printer (alice)';
     await step(a, 'task_list (server A)', 'task_list', {}, after);
   } finally {
-    await Promise.all(clients.map((client) => client.close().catch(() => {})));
-    await database.destroy();
+    await Promise.all(servers.map((server) => server.stop().catch(() => {})));
   }
   return {
     scenario: 'two servers share one list through PostgreSQL and claim its tasks',
     mode: 'raider',
-    transport: 'stdio, --database-url --claims',
+    transport: `${reach.transport}, --database-url --claims`,
+    era,
     steps,
   };
+}
+
+/** Runs the team demo once per entry of `reaches` (default: the 2025 era over stdio), one database for all. */
+export async function teamDemo(reaches: Reach[] = [{ era: 'legacy', transport: 'stdio' }]): Promise<ScenarioRun[]> {
+  const database = await startPostgres();
+  try {
+    const runs: ScenarioRun[] = [];
+    for (const reach of reaches) runs.push(await teamRun(database.url, reach));
+    return runs;
+  } finally {
+    await database.destroy();
+  }
 }

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
-import { runDemo } from '../src/demo.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { importClaudeFile } from '../src/claude-import.js';
+import { CLAUDE_FIXTURE, type DemoResult, HOME, loadScenarios, runDemo } from '../src/demo.js';
 import type { Printer } from '../src/output.js';
 
 const run = promisify(execFile);
@@ -27,35 +28,72 @@ function capture(): Printer & { text: () => string } {
 }
 
 describe('the demo', () => {
-  it('runs every scenario, the registry demo and the transcript, over stdio and HTTP, all green', async () => {
-    const out = capture();
-    const result = await runDemo(out);
+  const out = capture();
+  let result: DemoResult;
+  // The whole demo, once: every scenario in both eras over stdio and HTTP, the registry, the
+  // transcript, the durable list and the team (an embedded PostgreSQL). Wide headroom for a busy machine.
+  beforeAll(async () => {
+    result = await runDemo(out);
+  }, 600_000);
+
+  it('runs every scenario, the registry demo, the transcript, the durable list and the team, all green', () => {
     expect(result.failures).toEqual([]);
     expect(result.failed).toBe(0);
-    expect(result.passed).toBeGreaterThan(150);
+    expect(result.passed).toBeGreaterThan(400);
     const text = out.text();
     for (const heading of [
-      '1. Scenarios over stdio',
+      '1. Scenarios over stdio in both eras, 2025-11-25 and 2026-07-28',
       '2. Background work',
-      '3. A Claude Code transcript',
-      '4. The same scenarios over Streamable HTTP',
-      '5. A durable list (--data-dir, --list) survives a server restart',
+      '3. A Claude Code transcript replayed in both eras',
+      '4. The same scenarios over Streamable HTTP in both eras',
+      '5. A durable list (--data-dir, --list) survives a server restart: 2025 era over stdio, 2026 over HTTP',
+      '6. A team on one list',
     ]) {
       expect(text).toContain(heading);
     }
     // Each call shows its real arguments, the restart's too.
     expect(text).toMatch(/task_create \(after the restart\) \{"subject":"Next","description":""\}/);
-    // The READMEs say what the demo prints: its summary line and its steps, one item each.
+    expect(text).toContain('<system-reminder>');
+    expect(text).toMatch(/· claude names · http · 2026-07-28/);
+    expect(text.trim().split('\n').at(-1)).toBe(`${result.passed} passed, 0 failed`);
+  });
+
+  it('runs every scenario in each of its modes in both eras, over stdio and over HTTP', () => {
+    const text = out.text();
+    const imported = importClaudeFile(CLAUDE_FIXTURE);
+    for (const scenario of [...loadScenarios(), imported]) {
+      for (const mode of scenario.modes) {
+        for (const transport of ['stdio', 'http']) {
+          for (const era of ['2025-11-25', '2026-07-28']) {
+            expect(text).toContain(`▶ ${scenario.name} · ${mode} names · ${transport} · ${era}\n`);
+          }
+        }
+      }
+    }
+    // As many runs in one era as in the other, all green: the same expected answers in both.
+    const runs = text.split('\n').filter((line) => line.startsWith('▶ '));
+    const legacy = runs.filter((line) => line.endsWith('· 2025-11-25')).length;
+    expect(runs.filter((line) => line.endsWith('· 2026-07-28')).length).toBe(legacy);
+    // The durable list and the team also ran in the 2026 era, over HTTP.
+    expect(text).toContain('▶ a durable list survives a server restart · raider names · http, --data-dir · 2026-07-28');
+    expect(text).toMatch(/▶ two servers share one list .* · http, --database-url --claims · 2026-07-28/);
+  });
+
+  it('the READMEs say what the demo prints: its summary line and its steps, one item each', () => {
     const summary = `${result.passed} passed, 0 failed`;
-    for (const readme of [ROOT_README, PLAYGROUND_README]) expect(readFileSync(readme, 'utf8')).toContain(summary);
-    const headings = text.split('\n').filter((line) => /^\d+\. /.test(line));
+    const named = (readme: string) => /`(\d+ passed, 0 failed)`/.exec(readFileSync(readme, 'utf8'))?.[1];
+    expect(named(PLAYGROUND_README)).toBe(summary);
+    const headings = out
+      .text()
+      .split('\n')
+      .filter((line) => /^\d+\. /.test(line));
     const steps = /In one run that ends by itself it:\n\n([\s\S]*?)\n\n/.exec(readFileSync(PLAYGROUND_README, 'utf8'));
     expect(steps?.[1]?.split('\n').filter((line) => /^\d+\. /.test(line))).toHaveLength(headings.length);
-    expect(text).toContain('<system-reminder>');
-    expect(text).toMatch(/· claude names · http/);
-    expect(text.trim().split('\n').at(-1)).toBe(`${result.passed} passed, 0 failed`);
-  }, 120_000);
+    expect(named(ROOT_README), 'the summary line the root README.md names').toBe(summary);
+  });
+});
 
+describe('the playground commands', () => {
   it('a mismatch exits non-zero naming the scenario, step, expected and received', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bad-scenario-'));
     const path = join(dir, 'wrong.json');
@@ -84,6 +122,28 @@ describe('the demo', () => {
     expect(failed.stdout).toContain('expected "Task #7 created successfully: A"');
     expect(failed.stdout).toContain('received "Task #1 created successfully: A"');
     expect(failed.stdout).toContain('1 passed, 1 failed');
+    // The same in the 2026 era.
+    const modern = await run(process.execPath, [CLI, 'scenario', path, '--era', 'modern'], {
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' },
+    }).catch((e) => e);
+    expect(modern.code).toBe(1);
+    expect(modern.stdout).toContain('▶ wrong-on-purpose · raider names · stdio · 2026-07-28');
+    expect(modern.stdout).toContain('received "Task #1 created successfully: A"');
+    expect(modern.stdout).toContain('1 passed, 1 failed');
+  });
+
+  it('scenario --era takes legacy or modern, nothing else', async () => {
+    const file = join(HOME, 'scenarios', 'todo-write.json');
+    const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1' };
+    const legacy = await run(process.execPath, [CLI, 'scenario', file], { env });
+    expect(legacy.stdout).toContain('▶ todo-write · raider names · stdio · 2025-11-25');
+    expect(legacy.stdout).toContain('6 passed, 0 failed');
+    const modern = await run(process.execPath, [CLI, 'scenario', file, '--era', 'modern'], { env });
+    expect(modern.stdout).toContain('▶ todo-write · claude names · stdio · 2026-07-28');
+    expect(modern.stdout).toContain('6 passed, 0 failed');
+    const wrong = await run(process.execPath, [CLI, 'scenario', file, '--era', '2026']).catch((e) => e);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('playground: scenario: --era expects legacy or modern, received "2026"');
   });
 
   it('a malformed scenario file exits 2 naming the file, step and reason', async () => {
@@ -92,7 +152,9 @@ describe('the demo', () => {
     writeFileSync(path, JSON.stringify({ name: 'b', family: 'tasks', steps: [{ tool: 'task_list', expect: {} }] }));
     const failed = await run(process.execPath, [CLI, 'scenario', path]).catch((e) => e);
     expect(failed.code).toBe(2);
-    expect(failed.stderr).toContain(`${path}: step 1 (expect): expected at least one of text, match, isError`);
+    expect(failed.stderr).toContain(
+      `${path}: step 1 (expect): expected at least one of text, match, isError, rpcError`,
+    );
   });
 
   it('colour only on a TTY, never with NO_COLOR', async () => {
