@@ -72,7 +72,11 @@ export function tapTransport<T extends Transport>(transport: T): TappedTransport
       transport.send(reply).catch(() => {});
       return;
     }
-    if (request.method !== undefined && request.id !== undefined) open.add(request.id);
+    // A 2026-era `subscriptions/listen` is a standing stream, open for the client's life, not a call
+    // in flight: a shutdown does not wait for it (the serving entry ends it gracefully).
+    if (request.method !== undefined && request.id !== undefined && request.method !== 'subscriptions/listen') {
+      open.add(request.id);
+    }
     inner?.(message, extra);
   };
   // The server sets onmessage when it connects; it gets the guard in front of its handler. A

@@ -1,12 +1,13 @@
 // The 2026-07-28 era (SDK v2 clients that negotiate it): the same tools with the same answers as
 // the 2025 era, over HTTP (no session: the list a request names) and stdio (era per connection);
 // ask_user by input_required, raider://tasks changes through subscriptions/listen.
+import { spawn } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type HttpServer, readOptions, type ServerOptions, startHttp } from '../src/index.js';
+import { createLogger, type HttpServer, readOptions, type ServerOptions, startHttp } from '../src/index.js';
 import { CLI, textOf } from './helpers.js';
 
 const servers: HttpServer[] = [];
@@ -213,6 +214,54 @@ describe('the 2026 era over HTTP', () => {
       message: 'MCP error -32602: Tool no_such_tool not found',
     });
   });
+});
+
+describe('a shutdown with 2026-era listen streams open', () => {
+  it('HTTP: the streams end gracefully and are not waited on as calls in flight', async () => {
+    const lines: string[] = [];
+    const server = await startHttp(
+      { ...readOptions(['--http', '--port', '0', '--list', 'shutdown-listen'], {}) },
+      createLogger('warn', (line) => lines.push(line)),
+    );
+    const client = await overHttp(server.url);
+    const subscription = await client.listen({ resourceSubscriptions: ['raider://tasks'] });
+    await server.close(4000);
+    expect(await subscription.closed).toBe('graceful');
+    expect(lines.filter((line) => line.includes('still running'))).toEqual([]);
+  });
+
+  it('stdio: the client going away ends the server, which waits for no listen stream as a call', async () => {
+    const child = spawn(process.execPath, [CLI, '--list', 'stdio-shutdown', '--log-level', 'warn'], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'subscriptions/listen',
+      params: { _meta: meta, notifications: { resourceSubscriptions: ['raider://tasks'] } },
+    });
+    await expect.poll(() => stdout.includes('subscriptions/acknowledged'), { timeout: 20_000 }).toBe(true);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdin.end();
+    // It exits by itself (nobody kills it), and did not wait out its grace for the stream.
+    expect(await exited).toBe(0);
+    expect(stderr).not.toContain('still running');
+  }, 30_000);
 });
 
 describe('the 2026 era over stdio', () => {

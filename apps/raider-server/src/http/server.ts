@@ -152,11 +152,17 @@ class McpEndpoint {
     if (req.method === 'POST') {
       // Counted from the first byte, body reading included: a shutdown waits for it to be answered.
       this.posts += 1;
-      res.once('close', () => {
-        this.posts -= 1;
-      });
+      let counted = true;
+      const uncount = () => {
+        if (counted) this.posts -= 1;
+        counted = false;
+      };
+      res.once('close', uncount);
       body = await readMessage(req, res, this.options.maxBodyBytes);
       if (body === undefined) return;
+      // A 2026-era `subscriptions/listen` is a standing stream for the client's life, not a call: a
+      // shutdown does not wait for it (closing its list's handler ends it gracefully).
+      if ((body as { method?: unknown }).method === 'subscriptions/listen') uncount();
       // A 2026-era request (it carries the per-request envelope): no session, the list it names.
       if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return this.serveModern(req, res, body);
     }
