@@ -3,7 +3,8 @@
  * conversation. It shows the list live (the in-progress task apart, statuses, owners, blockers),
  * lets the person change a task's status, and answers the open questions. It talks only to the
  * host, through the app bridge, and calls the server's app-only tools: `board_state` (a long
- * poll: it answers when the list changes), `board_set_status` and `board_answer`.
+ * poll: it answers when the list changes), `board_set_status` and `board_answer`. Built on
+ * `@modelcontextprotocol/ext-apps` 2.x (on MCP SDK v2); the host may speak either protocol era.
  */
 import {
   App,
@@ -33,7 +34,10 @@ function el<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
-const app = new App({ name: 'raider-board', version: '1.0.0' }, {}, { autoResize: true });
+// ext-apps 2.x: `strict` makes a call to the host before the handshake an error (the app calls
+// only after `connect`); `allowUnsafeEval` stays off, as the page's CSP has no 'unsafe-eval' (the
+// SDK's zod then parses without generated code).
+const app = new App({ name: 'raider-board', version: '1.0.0' }, {}, { autoResize: true, strict: true });
 
 /** The host's theme, style variables, fonts and size hints. */
 function followHost(context: McpUiHostContext | undefined): void {

@@ -2,6 +2,10 @@
 // app bridge, connected to a real raider-server over HTTP.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from '@modelcontextprotocol/client';
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps';
 import { EXTENSION_ID } from '@modelcontextprotocol/ext-apps/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -48,8 +52,15 @@ async function client(url: string, capabilities: Record<string, unknown> = {}) {
   return c;
 }
 
+/** What the host page needs of an MCP client (an SDK v1 one, or a v2 one in either era). */
+interface HostClient {
+  listTools(): Promise<{ tools: { name: string; _meta?: Record<string, unknown> }[] }>;
+  readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+}
+
 /** Opens the app of `host` (a client that renders apps) in a host page; the app's frame. */
-async function openApp(host: Client, theme = 'light'): Promise<{ page: Page; app: FrameLocator }> {
+async function openApp(host: HostClient, theme = 'light'): Promise<{ page: Page; app: FrameLocator }> {
   const tools = (await host.listTools()).tools;
   const list = tools.find((tool) => tool.name === 'task_list');
   const uri = (list?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri as string;
@@ -201,6 +212,30 @@ describe('the board app (MCP Apps)', () => {
       await off.close();
     }
   });
+
+  it('renders for a 2026-era host too (an SDK v2 client announcing the extension per request)', async () => {
+    const host = new ModernClient(
+      { name: 'app-test-2026', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: APPS },
+    );
+    await host.connect(new ModernHttpTransport(new URL(server.url)));
+    expect(host.getProtocolEra()).toBe('modern');
+    const { page, app } = await openApp(host);
+    try {
+      await host.callTool({ name: 'task_create', arguments: { subject: 'From the 2026 era', description: '' } });
+      await app.locator('.title', { hasText: 'From the 2026 era' }).waitFor({ timeout: 5000 });
+      const id = (await app.locator('.task', { hasText: 'From the 2026 era' }).getAttribute('data-id')) as string;
+      await app.locator(`[data-id="${id}"] select.status`).selectOption('completed');
+      await expect
+        .poll(async () => textOf(await host.callTool({ name: 'task_get', arguments: { taskId: id } })), {
+          timeout: 5000,
+        })
+        .toContain('Status: completed');
+    } finally {
+      await page.close();
+      await host.close();
+    }
+  }, 60_000);
 
   it('follows the host theme', async () => {
     const host = await client(server.url, APPS);

@@ -5,12 +5,20 @@
  * through `_meta.ui.resourceUri`, and three app-only tools the app calls through the host:
  * `board_state` (a long poll: it answers when the list changes), `board_set_status` (through the
  * task tools' own checks; an unknown task is an error there) and `board_answer` (answers an open question, as the web board does).
- * A client without the extension sees none of it: the tools and the resource stay disabled, and
- * task_list carries no `_meta`.
+ * A client without the extension sees none of it: the tools and the resource are not registered,
+ * and task_list carries no `_meta`. A 2025-era client announces the extension at initialize; a
+ * 2026-era one in each request's envelope (`envelopeCapabilities`, `offerOnAnnouncement`).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  isJSONRPCRequest,
+  type McpServer,
+  type RegisteredTool,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { type Answerer, AskError } from '@raider/ask-tools/v2';
 import { z } from 'zod';
 import type { AppState } from '../../board-app/app-state.js';
@@ -38,6 +46,39 @@ export function rendersApps(capabilities: unknown): boolean {
   const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
   const ui = extensions?.[UI_EXTENSION] as { mimeTypes?: unknown } | undefined;
   return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(APP_MIME_TYPE);
+}
+
+/**
+ * The client capabilities a 2026-era request declares in its `_meta` envelope
+ * (`io.modelcontextprotocol/clientCapabilities`), read from the parsed JSON-RPC message; undefined
+ * for anything else (a 2025-era request, a notification, a malformed body).
+ */
+export function envelopeCapabilities(message: unknown): unknown {
+  const params = (message as { params?: unknown } | null | undefined)?.params;
+  return (params as { _meta?: Record<string, unknown> } | null | undefined)?._meta?.[CLIENT_CAPABILITIES_META_KEY];
+}
+
+/**
+ * Calls `offer` once, for the first request `server` receives whose envelope announces MCP Apps:
+ * for a 2026-era server made before any request and kept for a connection (stdio, where
+ * `serveStdio` pins one). It runs as the request arrives, before the SDK handles it, so that
+ * request (a tools/list, say) already sees the app; the later registrations reach the client as
+ * tools/list_changed on its `subscriptions/listen` streams. Until then the check is one look at
+ * each incoming request's `_meta`; after it, nothing.
+ */
+export function offerOnAnnouncement(server: McpServer, offer: () => void): void {
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    await connect(transport);
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (isJSONRPCRequest(message) && rendersApps(envelopeCapabilities(message))) {
+        transport.onmessage = deliver;
+        offer();
+      }
+      deliver?.(message, extra);
+    };
+  };
 }
 
 let html: string | undefined;
@@ -87,6 +128,46 @@ const INPUT = {
     decline: argument({ type: 'boolean', description: 'True to decline the question.' }),
   },
 };
+
+/** An app-only tool's config. */
+const appToolConfig = (
+  title: string,
+  description: string,
+  inputSchema: Record<string, z.ZodType>,
+  readOnly: boolean,
+) => ({
+  title,
+  description: `For the board app: ${description}`,
+  inputSchema: z.object(inputSchema),
+  _meta: { ui: { visibility: ['app'] } },
+  annotations: { readOnlyHint: readOnly, destructiveHint: false, openWorldHint: false },
+});
+
+let tools: Record<'state' | 'setStatus' | 'answer', ReturnType<typeof appToolConfig>> | undefined;
+/** The app-only tools' configs, made once: a 2026-era server over HTTP is made (and offered the app) per request. */
+function appTools() {
+  tools ??= {
+    state: appToolConfig(
+      'Board state',
+      'the list and the open questions; with `after`, waits until they change after that version.',
+      INPUT.state,
+      true,
+    ),
+    setStatus: appToolConfig(
+      'Set a task status',
+      "changes a task's status, through the task tools' own checks.",
+      INPUT.setStatus,
+      false,
+    ),
+    answer: appToolConfig(
+      'Answer a question',
+      'answers (or declines) an open question; the first answer anywhere wins.',
+      INPUT.answer,
+      false,
+    ),
+  };
+  return tools;
+}
 
 const error = (text: string): CallToolResult => ({
   content: [{ type: 'text', text: `Error: ${text}` }],
@@ -177,44 +258,13 @@ export class BoardApp {
    */
   offer(server: McpServer, linked: RegisteredTool[]): void {
     this.enabled = true;
-    const appOnly = { ui: { visibility: ['app'] } };
-    const config = (title: string, description: string, inputSchema: Record<string, z.ZodType>, readOnly: boolean) => ({
-      title,
-      description: `For the board app: ${description}`,
-      inputSchema: z.object(inputSchema),
-      _meta: appOnly,
-      annotations: { readOnlyHint: readOnly, destructiveHint: false, openWorldHint: false },
-    });
-    server.registerTool(
-      'board_state',
-      config(
-        'Board state',
-        'the list and the open questions; with `after`, waits until they change after that version.',
-        INPUT.state,
-        true,
-      ),
-      ((args: Record<string, unknown>, ctx: ServerContext) => this.stateCall(args, ctx?.mcpReq?.signal)) as never,
-    );
-    server.registerTool(
-      'board_set_status',
-      config(
-        'Set a task status',
-        "changes a task's status, through the task tools' own checks.",
-        INPUT.setStatus,
-        false,
-      ),
-      ((args: Record<string, unknown>) => this.setStatusCall(args)) as never,
-    );
-    server.registerTool(
-      'board_answer',
-      config(
-        'Answer a question',
-        'answers (or declines) an open question; the first answer anywhere wins.',
-        INPUT.answer,
-        false,
-      ),
-      ((args: Record<string, unknown>) => this.answerCall(args)) as never,
-    );
+    const tools = appTools();
+    server.registerTool('board_state', tools.state, ((args: Record<string, unknown>, ctx: ServerContext) =>
+      this.stateCall(args, ctx?.mcpReq?.signal)) as never);
+    server.registerTool('board_set_status', tools.setStatus, ((args: Record<string, unknown>) =>
+      this.setStatusCall(args)) as never);
+    server.registerTool('board_answer', tools.answer, ((args: Record<string, unknown>) =>
+      this.answerCall(args)) as never);
     server.registerResource(
       'board-app',
       BOARD_APP_URI,

@@ -7,9 +7,11 @@
  * or by another process, through the list's watch) goes out on that handler's
  * `subscriptions/listen` streams.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type NodeMcpRequestHandler, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { envelopeCapabilities } from '../board/board-app.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { Logger } from '../log.js';
 
@@ -37,6 +39,13 @@ export interface ModernListsOptions {
   /** Called when a list starts or stops being served (a board redraws). */
   onChange(): void;
 }
+
+/**
+ * The body of the 2026-era request being served, for the factory the SDK handler calls inside
+ * it: the server it makes for the request offers what the request's envelope asks for (the board
+ * app to a client that announces MCP Apps).
+ */
+const servedBody = new AsyncLocalStorage<unknown>();
 
 /** The lists the 2026 era is served on now. */
 export class ModernLists {
@@ -69,7 +78,8 @@ export class ModernLists {
       served.inFlight -= 1;
       served.lastSeen = Date.now();
     });
-    await (this.nodeHandlers.get(served) as NodeMcpRequestHandler)(req, res, body);
+    const handle = this.nodeHandlers.get(served) as NodeMcpRequestHandler;
+    await servedBody.run(body, () => handle(req, res, body));
   }
 
   /** The list's serving, started for its first request. */
@@ -78,11 +88,14 @@ export class ModernLists {
     if (known) return known;
     this.makeRoom();
     const conversation = this.options.converse(listId);
-    const handler = createMcpHandler(() => conversation.newServer('modern'), {
-      legacy: 'reject',
-      maxRequestBodySize: this.options.maxBodyBytes,
-      onerror: (error) => this.options.log.debug(`2026-era request: ${error.message}`),
-    });
+    const handler = createMcpHandler(
+      () => conversation.newServer('modern', { clientCapabilities: envelopeCapabilities(servedBody.getStore()) }),
+      {
+        legacy: 'reject',
+        maxRequestBodySize: this.options.maxBodyBytes,
+        onerror: (error) => this.options.log.debug(`2026-era request: ${error.message}`),
+      },
+    );
     // Every change of the list, here or elsewhere, to the listen streams that asked for it.
     conversation.onChanged((uri) => handler.notify.resourceUpdated(uri));
     const served: ModernList = { listId, conversation, handler, inFlight: 0, lastSeen: Date.now() };

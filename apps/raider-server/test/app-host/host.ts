@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
-// A minimal MCP Apps host for the tests, built on the extension's own host side (ext-apps' app
-// bridge): it renders the app's HTML in a sandboxed iframe and forwards the app's tool calls to
-// the test's MCP client (exposed to the page as `hostCallTool`).
+// A minimal MCP Apps host for the tests, built on the extension's own host side (ext-apps 2.x's
+// app bridge, with no MCP client of its own): it renders the app's HTML in a sandboxed iframe and
+// forwards the app's tool calls to the test's MCP client (exposed to the page as `hostCallTool`),
+// which may speak either protocol era.
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 
 declare global {
