@@ -162,18 +162,21 @@ describe('the file store with real processes', () => {
     await expect.poll(() => acknowledged.length, { timeout: 30_000, interval: 5 }).toBeGreaterThan(3);
     const lockDir = join(listFolderPath(dir, LIST), '.lock.lock');
     let removed = 0;
+    // At least 3 s, 50 removals and 21 acknowledged creates beside them, however slow the machine
+    // (a busy one acknowledges fewer per second: the burst goes on until there are enough).
     const until = Date.now() + 3000;
-    while (Date.now() < until || removed < 50) {
+    const giveUp = Date.now() + 90_000;
+    while ((Date.now() < until || removed < 50 || acknowledged.length <= 20) && Date.now() < giveUp) {
       if (existsSync(lockDir)) {
         rmSync(lockDir, { recursive: true, force: true });
         removed += 1;
       }
       await sleep(removed % 3);
-      if (removed > 5000) break;
+      if (removed > 50_000) break;
     }
     await Promise.all(bursts.map((one) => one.stop()));
     expect(removed).toBeGreaterThanOrEqual(50);
     expect(acknowledged.length).toBeGreaterThan(20);
     checkAcknowledged(dir, acknowledged);
-  }, 120_000);
+  }, 180_000);
 });
