@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `.` is the registry and the stores; `./conformance` the MessageStore contract as a test suite.
+  entry: { index: 'src/index.ts', conformance: 'src/conformance.ts' },
   format: ['esm'],
   target: 'node20',
   dts: { resolve: ['@raider/coded-error'] },

@@ -1,6 +1,13 @@
 // Errors a caller can tell apart: a stable code, and isInstance across copies of the package.
 import { describeCodedError } from '@raider/coded-error/testing';
-import { RegistryArgumentError, RegistryRangeError, TaskRegistry } from './index.js';
+import {
+  DEFAULT_MESSAGE_LIMITS,
+  MessageLimitError,
+  RegistryArgumentError,
+  RegistryRangeError,
+  TaskRegistry,
+} from './index.js';
+import { checkOutgoing } from './message-checks.js';
 
 describeCodedError(RegistryArgumentError, {
   packageName: '@raider/tasks-registry',
@@ -12,4 +19,11 @@ describeCodedError(RegistryRangeError, {
   packageName: '@raider/tasks-registry',
   code: 'OUT_OF_RANGE',
   throwIt: () => new TaskRegistry().add({ id: 'a', kind: 'bash', status: 'sleeping' as never }),
+});
+
+describeCodedError(MessageLimitError, {
+  packageName: '@raider/tasks-registry',
+  code: 'MESSAGE_LIMIT',
+  // The check a store's send runs first (a send rejects with what it throws).
+  throwIt: () => checkOutgoing({ to: 'bob', text: 'x'.repeat(64_001), notification: false }, DEFAULT_MESSAGE_LIMITS),
 });

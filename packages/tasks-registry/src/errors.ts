@@ -13,3 +13,10 @@ export class RegistryArgumentError extends coded(TypeError, 'INVALID_ARGUMENT', 
 
 /** A value outside what is allowed (an unknown status). */
 export class RegistryRangeError extends coded(RangeError, 'OUT_OF_RANGE', 'RegistryRangeError') {}
+
+/**
+ * A message a store refuses because of its inbox's bounds (`MessageLimits`): a text longer than
+ * `maxTextLength`, or a send to an inbox that already holds `maxInboxMessages`. The send changed
+ * nothing. A `RangeError`, `code: 'MESSAGE_LIMIT'`.
+ */
+export class MessageLimitError extends coded(RangeError, 'MESSAGE_LIMIT', 'MessageLimitError') {}

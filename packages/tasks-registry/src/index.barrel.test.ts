@@ -4,7 +4,9 @@ import { describeExports } from '@raider/coded-error/testing';
 import * as api from './index.js';
 
 describeExports(api, [
+  'DEFAULT_MESSAGE_LIMITS',
   'END_STATUSES',
+  'MessageLimitError',
   'REMINDER_HEADER',
   'REMINDER_HEADER_WITH_USER_MESSAGE',
   'REMINDER_LINE',
@@ -12,6 +14,7 @@ describeExports(api, [
   'RegistryRangeError',
   'TaskRegistry',
   'escape',
+  'memoryMessageStore',
   'notificationText',
   'reminderText',
 ]);

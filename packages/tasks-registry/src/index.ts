@@ -1,4 +1,15 @@
-export { RegistryArgumentError, RegistryRangeError } from './errors.js';
+export { MessageLimitError, RegistryArgumentError, RegistryRangeError } from './errors.js';
+export type { MemoryMessageStoreOptions } from './memory-message-store.js';
+export { memoryMessageStore } from './memory-message-store.js';
+export type {
+  MessageDelivery,
+  MessageLimits,
+  MessageStore,
+  OutgoingMessage,
+  StoredMessage,
+  TakeOptions,
+} from './message-store.js';
+export { DEFAULT_MESSAGE_LIMITS } from './message-store.js';
 export type { EndStatus, NotificationFields, ReminderOptions, Usage } from './notification.js';
 export {
   END_STATUSES,

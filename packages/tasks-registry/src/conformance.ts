@@ -1,0 +1,21 @@
+/**
+ * `@raider/tasks-registry/conformance`: the MessageStore contract as a test suite, for the authors
+ * of a store (`describeMessageStoreConformance(label, makeStore, { describe, it, expect })`).
+ */
+
+export type {
+  MessageDelivery,
+  MessageLimits,
+  MessageStore,
+  OutgoingMessage,
+  StoredMessage,
+  TakeOptions,
+} from './message-store.js';
+export type {
+  ConformanceRunner,
+  MessageStoreConformanceOptions,
+  MessageStoreSetup,
+  OpenedMessageStore,
+  OpenMessageStore,
+} from './message-store-conformance.js';
+export { describeMessageStoreConformance } from './message-store-conformance.js';

@@ -1,0 +1,255 @@
+/**
+ * A MessageStore in this process's memory: the inboxes of one list's agents for servers that need
+ * no durability (tests, one process, a demo), and the reference the durable stores are checked
+ * against (`@raider/tasks-registry/conformance`).
+ */
+import { RegistryArgumentError } from './errors.js';
+import {
+  checkAgent,
+  checkOutgoing,
+  checkTakeOptions,
+  fullInboxError,
+  received,
+  resolveLimits,
+} from './message-checks.js';
+import type {
+  MessageDelivery,
+  MessageLimits,
+  MessageStore,
+  OutgoingMessage,
+  StoredMessage,
+  TakeOptions,
+} from './message-store.js';
+
+/** How long a take reserves what it takes when it names no `leaseMs`. */
+const DEFAULT_LEASE_MS = 30_000;
+// setTimeout's longest delay; a longer one would fire at once (Node's TimeoutOverflowWarning).
+const LONGEST_TIMER = 2 ** 31 - 1;
+
+/** Options of `memoryMessageStore`. */
+export interface MemoryMessageStoreOptions {
+  /** The bounds of every inbox, over `DEFAULT_MESSAGE_LIMITS`. */
+  limits?: Partial<MessageLimits>;
+  /** The clock of `sentAt`, leases and age, in ms since the epoch (default `Date.now`). */
+  now?: () => number;
+}
+
+/** The reservation one take holds: shared by the messages it took. */
+interface Lease {
+  readonly until: number;
+}
+
+/** A message in an inbox, and the take that holds it, if any (a lapsed lease holds nothing). */
+interface Held {
+  readonly message: StoredMessage;
+  lease?: Lease;
+}
+
+/** A subscription of `watch` (an object, so one function watched twice is two subscriptions). */
+interface Watcher {
+  readonly onMessage: () => void;
+}
+
+/**
+ * Calls `onMessage`, so that one that throws neither stops the others nor fails the store's call:
+ * its error is thrown again in a later task, as an EventTarget listener's is, not lost.
+ */
+function call(watcher: Watcher): void {
+  try {
+    watcher.onMessage();
+  } catch (error) {
+    setTimeout(() => {
+      throw error;
+    }, 0);
+  }
+}
+
+/** The stored form of a checked message: only its known fields, absent ones left out, frozen. */
+function storedMessage(message: OutgoingMessage, id: string, sentAt: number): StoredMessage {
+  return Object.freeze({
+    id,
+    to: message.to,
+    ...(message.from === undefined ? {} : { from: message.from }),
+    text: message.text,
+    notification: message.notification,
+    ...(message.about === undefined ? {} : { about: message.about }),
+    ...(message.label === undefined ? {} : { label: message.label }),
+    ...(message.taskId === undefined ? {} : { taskId: message.taskId }),
+    sentAt,
+  });
+}
+
+/**
+ * A MessageStore held in this process's memory: whoever holds it shares its inboxes, and they end
+ * with the process. Ids count up from "1" across the list's inboxes, in the order of the sends.
+ *
+ * - `take` reserves what it takes for its lease (default 30 s): no other take gets those messages
+ *   until `done` removes them, `release` gives them back (the next take gets them first, in their
+ *   order), or the lease lapses (then the next take gets them again: at least once).
+ * - Messages older than `limits.maxAgeMs` are dropped by a `take` or `peek` that comes upon them
+ *   (a reserved one once its lease has ended); one that waits in a full inbox is dropped by a send.
+ * - `watch` calls back, in a later microtask, after a send to the agent, a `release` that gave
+ *   messages back, and a lease of the agent's messages that lapsed without `done` or `release`
+ *   (timed by the real clock, also when `now` is another).
+ * - A send or take costs the same whatever waits in other inboxes: a take walks only its agent's
+ *   inbox (at most `maxInboxMessages`).
+ *
+ * @throws RegistryArgumentError / RegistryRangeError for options of the wrong shape or limits that
+ * are not positive.
+ *
+ * @example
+ * const store = memoryMessageStore({ limits: { maxInboxMessages: 100 } });
+ * await store.send({ to: 'bob', from: 'alice', text: 'Also check the tests.', notification: false });
+ * const delivery = await store.take('bob', { leaseMs: 10_000 });
+ * // ... hand delivery.messages on, then:
+ * await delivery.done();
+ */
+export function memoryMessageStore(options: MemoryMessageStoreOptions = {}): MessageStore {
+  if (typeof options !== 'object' || options === null) {
+    throw new RegistryArgumentError(
+      `memoryMessageStore: expected options { limits?, now? } or nothing, received ${received(options)}`,
+    );
+  }
+  const limits = resolveLimits('memoryMessageStore', options.limits);
+  if (options.now !== undefined && typeof options.now !== 'function') {
+    throw new RegistryArgumentError(
+      `memoryMessageStore: now: expected a function or nothing, received ${received(options.now)}`,
+    );
+  }
+  const now = options.now ?? Date.now;
+  // Messages by id per agent; a Map keeps insertion order, which is id order (sends append).
+  const inboxes = new Map<string, Map<string, Held>>();
+  const watchers = new Map<string, Set<Watcher>>();
+  let lastId = 0;
+
+  const expired = (held: Held, time: number): boolean => time - held.message.sentAt > limits.maxAgeMs;
+  const reserved = (held: Held, time: number): boolean => held.lease !== undefined && held.lease.until > time;
+
+  function forgetIfEmpty(agent: string, inbox: Map<string, Held>): void {
+    if (inbox.size === 0 && inboxes.get(agent) === inbox) inboxes.delete(agent);
+  }
+
+  /** Walks the agent's inbox oldest first, dropping expired messages; `visit` returns false to stop. */
+  function walk(agent: string, visit: (held: Held) => boolean): void {
+    const inbox = inboxes.get(agent);
+    if (!inbox) return;
+    const time = now();
+    for (const [id, held] of inbox) {
+      if (reserved(held, time)) continue;
+      if (expired(held, time)) inbox.delete(id);
+      else if (!visit(held)) break;
+    }
+    forgetIfEmpty(agent, inbox);
+  }
+
+  /** Wakes the agent's watchers, in a later microtask: outside the code that changed the inbox. */
+  function wake(agent: string): void {
+    if (!watchers.has(agent)) return;
+    queueMicrotask(() => {
+      const current = watchers.get(agent);
+      if (current) for (const watcher of [...current]) if (current.has(watcher)) call(watcher);
+    });
+  }
+
+  function delivery(agent: string, taken: readonly Held[], lease: Lease, leaseMs: number): MessageDelivery {
+    let settled = taken.length === 0;
+    const stillHeld = () =>
+      taken.filter((held) => held.lease === lease && inboxes.get(agent)?.get(held.message.id) === held);
+    // Wakes the watchers when the lease lapses with messages still held: the next take gets them.
+    const lapse = settled
+      ? undefined
+      : setTimeout(
+          () => {
+            if (!settled && stillHeld().length > 0) wake(agent);
+          },
+          Math.min(leaseMs + 1, LONGEST_TIMER),
+        );
+    lapse?.unref?.();
+    const settle = (): Held[] => {
+      if (settled) return [];
+      settled = true;
+      clearTimeout(lapse);
+      return stillHeld();
+    };
+    return {
+      messages: Object.freeze(taken.map((held) => held.message)),
+      // A message another take holds now (this lease lapsed and it was taken again) is that take's.
+      async done() {
+        const inbox = inboxes.get(agent);
+        for (const held of settle()) inbox?.delete(held.message.id);
+        if (inbox) forgetIfEmpty(agent, inbox);
+      },
+      async release() {
+        const given = settle();
+        for (const held of given) held.lease = undefined;
+        if (given.length > 0) wake(agent);
+      },
+    };
+  }
+
+  return {
+    async send(message: OutgoingMessage): Promise<StoredMessage> {
+      checkOutgoing(message, limits);
+      let inbox = inboxes.get(message.to);
+      if (inbox && inbox.size >= limits.maxInboxMessages) {
+        // Full: what has expired makes room first (a full inbox is rare, its walk short).
+        const time = now();
+        for (const [id, held] of inbox) if (!reserved(held, time) && expired(held, time)) inbox.delete(id);
+        if (inbox.size >= limits.maxInboxMessages) throw fullInboxError(message.to, limits.maxInboxMessages);
+      }
+      if (!inbox) {
+        inbox = new Map();
+        inboxes.set(message.to, inbox);
+      }
+      lastId += 1;
+      const stored = storedMessage(message, String(lastId), now());
+      inbox.set(stored.id, { message: stored });
+      wake(message.to);
+      return stored;
+    },
+
+    async take(agent: string, takeOptions?: TakeOptions): Promise<MessageDelivery> {
+      checkAgent('take', 'agent', agent);
+      checkTakeOptions(takeOptions);
+      const leaseMs = takeOptions?.leaseMs ?? DEFAULT_LEASE_MS;
+      const max = takeOptions?.max ?? Number.POSITIVE_INFINITY;
+      const lease: Lease = { until: now() + leaseMs };
+      const taken: Held[] = [];
+      walk(agent, (held) => {
+        held.lease = lease;
+        taken.push(held);
+        return taken.length < max;
+      });
+      return delivery(agent, taken, lease, leaseMs);
+    },
+
+    async peek(agent: string): Promise<StoredMessage[]> {
+      checkAgent('peek', 'agent', agent);
+      const waiting: StoredMessage[] = [];
+      walk(agent, (held) => {
+        waiting.push(held.message);
+        return true;
+      });
+      return waiting;
+    },
+
+    watch(agent: string, onMessage: () => void): () => void {
+      checkAgent('watch', 'agent', agent);
+      if (typeof onMessage !== 'function') {
+        throw new RegistryArgumentError(`watch: onMessage: expected a function, received ${received(onMessage)}`);
+      }
+      const watcher: Watcher = { onMessage };
+      let set = watchers.get(agent);
+      if (!set) {
+        set = new Set();
+        watchers.set(agent, set);
+      }
+      set.add(watcher);
+      return () => {
+        const current = watchers.get(agent);
+        if (!current?.delete(watcher)) return;
+        if (current.size === 0) watchers.delete(agent);
+      };
+    },
+  };
+}
