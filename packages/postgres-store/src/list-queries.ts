@@ -1,9 +1,22 @@
 /** The queries of a task list: its row, its tasks, its changes. Each runs on a connection given to it. */
 import type { TaskDelta, TaskListSnapshot, TaskRecord, TaskWrite } from '@raider/todo-tools';
 import type pg from 'pg';
+import type { ListenerFeed } from './listener.js';
 
 /** The NOTIFY channel; the payload is the list id. */
 export const CHANNEL = 'raider_changes';
+
+/** The lists' changes as the listener watches them: a NOTIFY per change, a list's sequence as its fingerprint. */
+export const LIST_FEED: ListenerFeed = {
+  channel: CHANNEL,
+  async fingerprints(client, ids) {
+    const { rows } = await client.query<{ id: string; seq: string }>(
+      'SELECT id, seq::text FROM raider_lists WHERE id = ANY($1::text[])',
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, row.seq]));
+  },
+};
 
 /** A list's row: the sequence of its last change and its high-water mark. */
 export interface ListRow {

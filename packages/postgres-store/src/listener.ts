@@ -1,15 +1,17 @@
 /**
- * One LISTEN connection per process: a NOTIFY on the channel (its payload a list id) wakes that
- * list's watchers. The connection is made when the first watcher comes and kept up until the last
- * one goes, and it is checked, because a NOTIFY is lost while it is down and a connection can die
+ * One LISTEN connection per process, for every feed (the lists' changes, the agents' inboxes): a
+ * NOTIFY on a feed's channel wakes the watchers of the key its payload names (a list id, an
+ * inbox). The connection is made when the first watcher comes and kept up until the last one
+ * goes, and it is checked, because a NOTIFY is lost while it is down and a connection can die
  * without a word (its peer frozen, a network that drops packets):
  *
- * - every `heartbeatMs` it runs one query, the sequences of the watched lists: a list whose
- *   sequence moved since the last check has its watchers woken (so a change is heard even when
+ * - every `heartbeatMs` it runs one query per feed watched, a fingerprint of each watched key (a
+ *   list's sequence; an inbox's last id and how many of its messages are free): a key whose
+ *   fingerprint moved since the last check has its watchers woken (so a change is heard even when
  *   its NOTIFY never came), and no answer within `heartbeatTimeoutMs` means the connection is
  *   dead: it is dropped and made again (TCP keepalive backs this up at the OS level);
- * - when it comes back every watcher is woken (each catches up from the changes table, which is
- *   the truth), after a pause that starts at 100 ms and doubles up to 1 s, so changes are heard
+ * - when it comes back every watcher is woken (each catches up from the tables, which are the
+ *   truth), after a pause that starts at 100 ms and doubles up to 1 s, so changes are heard
  *   within about a second of the database being back, whatever the outage's length;
  * - `onStatus` is told once when it is lost and once when it is back.
  */
@@ -34,6 +36,20 @@ export interface ListenerSettings {
   onStatus?: ((message: string, kind: 'lost' | 'back') => void) | undefined;
 }
 
+/**
+ * What a watcher can watch: a NOTIFY channel (its payload the key of what changed) and the
+ * heartbeat's query, which makes up for a NOTIFY lost on the way.
+ */
+export interface ListenerFeed {
+  /** The NOTIFY channel (an SQL identifier). */
+  readonly channel: string;
+  /**
+   * One query on `client`: a fingerprint of each of `keys` that changes when what it names does
+   * (a key left out of the answer counts as `''`). Rejects when the query fails.
+   */
+  fingerprints(client: pg.ClientBase, keys: string[]): Promise<Map<string, string>>;
+}
+
 /** Ends `client` without waiting on a peer that may never answer. */
 function drop(client: pg.Client): void {
   // node-postgres' socket (not in its types): destroyed, it ends the client at once.
@@ -43,9 +59,11 @@ function drop(client: pg.Client): void {
 
 /** The LISTEN side of the store. */
 export class Listener {
-  private readonly watchers = new Map<string, Set<() => void>>();
-  // The sequence of each watched list at the last check (a list not in it has not been checked).
-  private readonly seen = new Map<string, number>();
+  // The watchers of each feed, by key.
+  private readonly watchers = new Map<ListenerFeed, Map<string, Set<() => void>>>();
+  // The fingerprint of each watched key at the last check (a key not in it has not been checked).
+  private readonly seen = new Map<ListenerFeed, Map<string, string>>();
+  private readonly byChannel: Map<string, ListenerFeed>;
   private readonly target: string;
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;
@@ -60,35 +78,51 @@ export class Listener {
 
   constructor(
     private readonly connectionString: string,
-    private readonly channel: string,
+    private readonly feeds: readonly ListenerFeed[],
     private readonly settings: ListenerSettings,
   ) {
     this.target = describeTarget(connectionString);
+    this.byChannel = new Map(feeds.map((feed) => [feed.channel, feed]));
+    for (const feed of feeds) {
+      this.watchers.set(feed, new Map());
+      this.seen.set(feed, new Map());
+    }
   }
 
-  /** Calls `onChange` on every NOTIFY for `listId` (and after a reconnect); returns a function that stops it. */
-  add(listId: string, onChange: () => void): () => void {
-    let set = this.watchers.get(listId);
+  /**
+   * Calls `onChange` on every NOTIFY of `feed` for `key` (after a reconnect, and when the heartbeat
+   * sees its fingerprint move); returns a function that stops it.
+   */
+  add(feed: ListenerFeed, key: string, onChange: () => void): () => void {
+    const keys = this.watchers.get(feed);
+    if (!keys) throw new Error(`the listener has no feed on channel ${feed.channel}`);
+    let set = keys.get(key);
     if (!set) {
       set = new Set();
-      this.watchers.set(listId, set);
+      keys.set(key, set);
     }
     set.add(onChange);
     this.ensure();
     return () => {
       set.delete(onChange);
-      if (set.size === 0 && this.watchers.get(listId) === set) {
-        this.watchers.delete(listId);
-        this.seen.delete(listId);
+      if (set.size === 0 && keys.get(key) === set) {
+        keys.delete(key);
+        this.seen.get(feed)?.delete(key);
       }
-      if (this.watchers.size === 0) void this.disconnect();
+      if (!this.watching()) void this.disconnect();
     };
+  }
+
+  /** True while any key of any feed has a watcher. */
+  private watching(): boolean {
+    for (const keys of this.watchers.values()) if (keys.size > 0) return true;
+    return false;
   }
 
   /** Stops listening for good. */
   async close(): Promise<void> {
     this.closed = true;
-    this.watchers.clear();
+    for (const keys of this.watchers.values()) keys.clear();
     await this.disconnect();
   }
 
@@ -113,26 +147,29 @@ export class Listener {
     };
     client.on('error', lost);
     client.on('end', () => lost());
-    client.on('notification', (message) => this.wake(message.payload ?? ''));
+    client.on('notification', (message) => {
+      const feed = this.byChannel.get(message.channel);
+      if (feed) this.wake(feed, message.payload ?? '');
+    });
     try {
       await client.connect();
-      await client.query(`LISTEN ${this.channel}`);
+      await client.query(this.feeds.map((feed) => `LISTEN ${feed.channel};`).join(' '));
     } catch (error) {
       drop(client);
       this.reportLost(`the LISTEN connection could not be made (${error instanceof Error ? error.message : error})`);
       this.scheduleRetry();
       return;
     }
-    if (this.closed || this.watchers.size === 0) {
+    if (this.closed || !this.watching()) {
       await client.end().catch(() => {});
       return;
     }
     this.client = client;
     this.answeredAt = Date.now();
     this.pause = FIRST_PAUSE_MS;
-    // Where every list is now, so the checks that follow wake only the lists that move after it.
-    this.seen.clear();
-    await this.sequences(client, false).catch(() => undefined);
+    // Where everything is now, so the checks that follow wake only the keys that move after it.
+    for (const seen of this.seen.values()) seen.clear();
+    await this.fingerprints(client, false).catch(() => undefined);
     if (this.client !== client) return;
     if (this.lostAt !== undefined) {
       this.status(
@@ -142,13 +179,13 @@ export class Listener {
       this.lostAt = undefined;
     }
     // Whatever was notified while no connection listened: every watcher catches up.
-    for (const listId of this.watchers.keys()) this.wake(listId);
+    for (const [feed, keys] of this.watchers) for (const key of [...keys.keys()]) this.wake(feed, key);
     this.scheduleCheck(client);
   }
 
-  /** Calls the watchers of `listId`. */
-  private wake(listId: string): void {
-    for (const watcher of [...(this.watchers.get(listId) ?? [])]) {
+  /** Calls the watchers of `key` in `feed`. */
+  private wake(feed: ListenerFeed, key: string): void {
+    for (const watcher of [...(this.watchers.get(feed)?.get(key) ?? [])]) {
       try {
         watcher();
       } catch {
@@ -167,23 +204,30 @@ export class Listener {
   }
 
   /**
-   * The sequences of the watched lists, read on `client` and kept; with `wakeMoved`, a list whose
-   * sequence moved since the last check (or that was not checked yet: it may have moved since its
-   * watcher came) has its watchers woken. Rejects when the query fails.
+   * The fingerprints of the watched keys, read on `client` (one query per feed watched) and kept;
+   * with `wakeMoved`, a key whose fingerprint moved since the last check (or that was not checked
+   * yet: it may have moved since its watcher came) has its watchers woken. Rejects when the
+   * connection fails; a feed whose query PostgreSQL refuses (its table not made yet) is skipped.
    */
-  private async sequences(client: pg.Client, wakeMoved: boolean): Promise<void> {
-    const ids = [...this.watchers.keys()];
-    const { rows } = await client.query<{ id: string; seq: string }>(
-      'SELECT id, seq FROM raider_lists WHERE id = ANY($1::text[])',
-      [ids],
-    );
-    const now = new Map(rows.map((row) => [row.id, Number(row.seq)]));
-    for (const listId of ids) {
-      if (!this.watchers.has(listId)) continue;
-      const seq = now.get(listId) ?? 0;
-      const before = this.seen.get(listId);
-      this.seen.set(listId, seq);
-      if (wakeMoved && before !== seq) this.wake(listId);
+  private async fingerprints(client: pg.Client, wakeMoved: boolean): Promise<void> {
+    for (const [feed, keys] of this.watchers) {
+      if (keys.size === 0) continue;
+      const watched = [...keys.keys()];
+      let now: Map<string, string>;
+      try {
+        now = await feed.fingerprints(client, watched);
+      } catch (error) {
+        if (isConnectionError(error)) throw error;
+        continue;
+      }
+      const seen = this.seen.get(feed) as Map<string, string>;
+      for (const key of watched) {
+        if (!keys.has(key)) continue;
+        const fingerprint = now.get(key) ?? '';
+        const before = seen.get(key);
+        seen.set(key, fingerprint);
+        if (wakeMoved && before !== fingerprint) this.wake(feed, key);
+      }
     }
   }
 
@@ -192,16 +236,16 @@ export class Listener {
     this.heartbeat.unref();
   }
 
-  /** One heartbeat: the watched lists' sequences, within the timeout, else the connection is dead. */
+  /** One heartbeat: the watched keys' fingerprints, within the timeout, else the connection is dead. */
   private async check(client: pg.Client): Promise<void> {
     this.heartbeat = undefined;
     if (this.client !== client) return;
     let timer: NodeJS.Timeout | undefined;
     const answer = await Promise.race([
-      this.sequences(client, true).then(
+      this.fingerprints(client, true).then(
         () => 'answered' as const,
-        // A statement error is an answer (the schema may not be there yet); a lost connection is
-        // handled by its 'error' listener.
+        // A lost connection is handled by its 'error' listener (a statement error is an answer:
+        // fingerprints skips the feed whose schema is not there yet).
         (error: unknown) => (isConnectionError(error) ? ('lost' as const) : ('answered' as const)),
       ),
       new Promise<'silent'>((resolve) => {
@@ -243,7 +287,7 @@ export class Listener {
   }
 
   private scheduleRetry(): void {
-    if (this.closed || this.watchers.size === 0 || this.retry) return;
+    if (this.closed || !this.watching() || this.retry) return;
     this.retry = setTimeout(() => {
       this.retry = undefined;
       this.ensure();
@@ -267,6 +311,6 @@ export class Listener {
       drop(client);
     }
     // A watcher that came while the connection was being ended needs one again.
-    if (!this.closed && this.watchers.size > 0) this.ensure();
+    if (!this.closed && this.watching()) this.ensure();
   }
 }

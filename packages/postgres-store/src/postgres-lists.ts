@@ -14,7 +14,11 @@
  * only a connection lost while its COMMIT was in flight leaves the outcome unknown, and the error
  * says that (`mayHaveBeenSaved`). A server frozen in the middle of a call is cut off by PostgreSQL
  * (`idleInTransactionTimeoutMs`) before the calls waiting for its list give up (`lockTimeoutMs`).
+ *
+ * The list's agents' inboxes are a table of their own (`messages`, `@raider/tasks-registry`'s
+ * MessageStore: see postgres-message-store.ts), heard on the same LISTEN connection.
  */
+import { DEFAULT_MESSAGE_LIMITS, type MessageLimits, type MessageStore } from '@raider/tasks-registry';
 import type {
   ListStore,
   ListStores,
@@ -29,8 +33,11 @@ import type {
 } from '@raider/todo-tools';
 import { Database } from './database.js';
 import { ListIdError } from './errors.js';
-import { CHANNEL, commit, delta, listRow, lockedListRow, snapshot } from './list-queries.js';
+import { CHANNEL, commit, delta, LIST_FEED, listRow, lockedListRow, snapshot } from './list-queries.js';
 import { Listener } from './listener.js';
+import { resolveLimits } from './message-checks.js';
+import { MESSAGE_FEED } from './message-queries.js';
+import { PostgresMessageStore } from './postgres-message-store.js';
 
 /** Options of {@link openPostgresLists}. */
 export interface PostgresListsOptions {
@@ -81,14 +88,28 @@ export interface PostgresListsOptions {
    * LISTEN connection is back after 8.2 s; every list is caught up`. Once per outage each.
    */
   onStatus?: (message: string, kind: 'lost' | 'back') => void;
+  /**
+   * The bounds of every agent's inbox (`messages`), over `DEFAULT_MESSAGE_LIMITS` of
+   * `@raider/tasks-registry`: the longest text (64 000 characters), the most messages waiting for
+   * one agent (1 000), how long one waits untaken before it is dropped (7 days). Every server on
+   * a list should give the same.
+   * @throws RegistryArgumentError / RegistryRangeError (from openPostgresLists) for bounds that are not positive numbers.
+   */
+  messageLimits?: Partial<MessageLimits>;
 }
 
 /**
- * One list in the database: its task store (for one holder), the other families' stores, and a
- * watch (a NOTIFY, or the LISTEN connection coming back).
+ * One list in the database: its task store (for one holder), the other families' stores, a
+ * watch (a NOTIFY, or the LISTEN connection coming back), and its agents' inboxes.
  */
 export interface PostgresList extends ListStores {
   readonly id: string;
+  /**
+   * The inboxes of the list's agents, shared by every server on the list: `@raider/tasks-registry`'s
+   * MessageStore (send, a take leased until done or released, peek, watch), durable in
+   * `raider_messages`; see the README's "Messages between agents".
+   */
+  readonly messages: MessageStore;
 }
 
 /** The lists of one database, sharing one pool and one LISTEN connection. */
@@ -137,7 +158,7 @@ class PostgresTaskStore implements TaskStore {
   }
 
   watch(onChange: () => void): () => void {
-    return this.listener.add(this.id, onChange);
+    return this.listener.add(LIST_FEED, this.id, onChange);
   }
 }
 
@@ -185,7 +206,8 @@ export function openPostgresLists(options: PostgresListsOptions): PostgresLists 
     lockTimeoutMs: options.lockTimeoutMs ?? 15_000,
     idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? 10_000,
   });
-  const listener = new Listener(options.connectionString, CHANNEL, {
+  const messageLimits = resolveLimits(DEFAULT_MESSAGE_LIMITS, options.messageLimits);
+  const listener = new Listener(options.connectionString, [LIST_FEED, MESSAGE_FEED], {
     heartbeatMs: options.heartbeatMs ?? 3000,
     heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? 5000,
     connectTimeoutMs,
@@ -204,7 +226,8 @@ export function openPostgresLists(options: PostgresListsOptions): PostgresLists 
         tasks: new PostgresTaskStore(database, listener, id, keep),
         todo: wholeState<TodoSnapshot>(database, id, 'todo'),
         todoWrite: wholeState<TodoWriteState>(database, id, 'todo_write'),
-        watch: (onChange) => listener.add(id, onChange),
+        watch: (onChange) => listener.add(LIST_FEED, id, onChange),
+        messages: new PostgresMessageStore(database, listener, id, messageLimits),
       };
     },
     close() {

@@ -33,6 +33,26 @@ export const MIGRATIONS: readonly string[] = [
      high_water_mark bigint NOT NULL,
      PRIMARY KEY (list_id, seq)
    );`,
+  // The inboxes of the lists' agents (issue 27). No foreign key to raider_lists: checking one
+  // takes a share lock on the list's row, so a send would wait behind every task change of its
+  // list. The id orders an inbox (its sends are serialised, so ids commit in order); a take
+  // reserves rows with a lease (until, and the taker's token), and only that token removes them.
+  `CREATE TABLE raider_messages (
+     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     list_id text NOT NULL,
+     recipient text NOT NULL,
+     sender text,
+     text text NOT NULL,
+     notification boolean NOT NULL,
+     about text,
+     label text,
+     task_id text,
+     sent_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+     lease_until timestamptz,
+     lease_token uuid,
+     send_token uuid NOT NULL
+   );
+   CREATE INDEX raider_messages_inbox ON raider_messages (list_id, recipient, id);`,
 ];
 
 /** The advisory lock key of the migration (any number the application does not use otherwise). */
