@@ -352,7 +352,7 @@ function limits({ it, expect }: ConformanceRunner, test: Test, timeout: number):
   );
 
   it(
-    'a send to a full inbox is refused with a MessageLimitError and changes nothing; other inboxes still take theirs; taking makes room',
+    'a send to a full inbox (reserved messages count) is refused with a MessageLimitError and changes nothing; other inboxes still take theirs; done makes room',
     test(
       async ({ store, other, refusal }) => {
         const sent = await sendMany(store, 'alice', 'm', 3);
@@ -362,7 +362,9 @@ function limits({ it, expect }: ConformanceRunner, test: Test, timeout: number):
         expect((error as Error).message, 'the message names the inbox and its bound').toMatch(/alice[\s\S]*\b3\b/);
         expect(await store.peek('alice')).toEqual(sent);
         await elsewhere.send(plain('bob', 'b1'));
+        // A reserved message still waits (it is removed at done): the inbox is still full.
         const delivery = await store.take('alice', { max: 1, leaseMs: LONG_LEASE_MS });
+        await refusal('a fourth message while one is reserved', () => elsewhere.send(plain('alice', 'm4')));
         await delivery.done();
         const fourth = await elsewhere.send(plain('alice', 'm4'));
         expect(await store.peek('alice')).toEqual([...sent.slice(1), fourth]);

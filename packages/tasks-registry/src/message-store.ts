@@ -38,9 +38,12 @@ export type OutgoingMessage = Omit<StoredMessage, 'id' | 'sentAt'>;
 
 /** The bounds of an inbox. */
 export interface MessageLimits {
-  /** The longest text, in characters (default 64 000). */
+  /** The longest text, in characters as JavaScript counts them (`text.length`; default 64 000). */
   maxTextLength: number;
-  /** The most messages waiting for one agent (default 1 000); a send past it is refused. */
+  /**
+   * The most messages waiting for one agent (default 1 000), counting those a take reserved and
+   * has not marked done; a send past it is refused.
+   */
   maxInboxMessages: number;
   /** How long a message waits before it is dropped untaken, in ms (default 7 days). */
   maxAgeMs: number;
@@ -60,24 +63,34 @@ export interface MessageDelivery {
   /**
    * Removes the taken messages: call once the answer that carries them was handed to the
    * transport. Idempotent. Rejects when the store cannot remove them (they are then taken again
-   * after the lease: at least once).
+   * after the lease: at least once). A message another take holds by then (this lease lapsed and
+   * it was taken again) stays that take's.
    */
   done(): Promise<void>;
-  /** Gives the messages back at once (the answer could not be sent): the next take gets them, first. */
+  /**
+   * Gives the messages back at once (the answer could not be sent): the next take gets them, first.
+   * Does nothing after `done`, a second time, or for a message another take holds by then.
+   */
   release(): Promise<void>;
 }
 
 /** How a take reserves what it takes. */
 export interface TakeOptions {
-  /** How long the taken messages stay reserved for this taker, in ms (default 30 000). */
+  /** How long the taken messages stay reserved for this taker, in ms, a positive number (default 30 000). */
   leaseMs?: number;
-  /** The most messages one take takes (default: all that wait). */
+  /** The most messages one take takes, a positive integer (default: all that wait). */
   max?: number;
 }
 
 /**
  * The messages of one list's agents. Every method may reject (a full disk, a lost database):
  * a rejected `send` was not acknowledged and changed nothing another take can see.
+ *
+ * An agent's name is a non-empty string of at most 200 characters. A bad argument (a name that is
+ * not one, a text that is not a string, a `notification` that is not a boolean) makes the async
+ * methods reject, never throw at once, with a RegistryArgumentError (a RegistryRangeError for a
+ * `leaseMs` or `max` out of range), changing nothing; `watch` throws it.
+ * `@raider/tasks-registry/conformance` checks a store against all of this.
  */
 export interface MessageStore {
   /**
