@@ -14,13 +14,13 @@
  *   died (see `MESSAGE_FEED`).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type MessageDelivery,
-  type MessageLimits,
-  type MessageStore,
-  type OutgoingMessage,
-  type StoredMessage,
-  type TakeOptions,
+import type {
+  MessageDelivery,
+  MessageLimits,
+  MessageStore,
+  OutgoingMessage,
+  StoredMessage,
+  TakeOptions,
 } from '@raider/tasks-registry';
 import type { Database } from './database.js';
 import { DatabaseError } from './errors.js';
