@@ -38,6 +38,26 @@ export function temporaryOwner(name: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/** True while process `pid` runs (on this machine). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * True for a temporary file (`temporaryPath`) a killed raider left: its process is gone, so it
+ * will never be renamed in. Other names (Claude Code's `<id>.json.tmp.<8 hex>` name no process)
+ * are never a dead writer's: one may be a live writer's, about to be renamed in.
+ */
+export function isDeadTemporary(name: string): boolean {
+  const owner = temporaryOwner(name);
+  return owner !== undefined && owner !== process.pid && !alive(owner);
+}
+
 /**
  * Writes `data` whole to the new file `path` and fsyncs it (not yet visible under its final name:
  * rename it there). Returns the file's stats as written. @throws the file system's error, with

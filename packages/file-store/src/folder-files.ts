@@ -13,4 +13,6 @@ export const FOLDER_FILES = {
   todo: '.raider-todo.json',
   /** todo_write's last list. */
   todoWrite: '.raider-todo-write.json',
+  /** The agents' inboxes (`.messages/<inbox>/`, one folder per agent): `TaskFolder.messages`. */
+  messages: '.messages',
 } as const;

@@ -165,7 +165,8 @@ export class FolderWatch {
       this.rescan = true;
     } else if (taskIdOf(fileName)) this.dirty.add(fileName);
     else if (fileName === FOLDER_FILES.highWaterMark) this.highWaterMarkDirty = true;
-    else if (isTransient(fileName)) return;
+    // The inboxes' folder says nothing of the tasks (messages have a watch of their own).
+    else if (isTransient(fileName) || fileName === FOLDER_FILES.messages) return;
     this.wake();
   }
 

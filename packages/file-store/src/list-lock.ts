@@ -32,8 +32,8 @@ import { FOLDER_FILES } from './folder-files.js';
 // One transaction at a time per folder within this process (the lock orders processes).
 const inProcess = new Map<string, Promise<unknown>>();
 
-/** Runs `fn` after every earlier transaction of this process on `folder`. */
-function queued<T>(folder: string, fn: () => Promise<T>): Promise<T> {
+/** Runs `fn` after every earlier transaction of this process on `folder` (any key naming one lock). */
+export function queued<T>(folder: string, fn: () => Promise<T>): Promise<T> {
   const previous = inProcess.get(folder) ?? Promise.resolve();
   const run = previous.then(fn);
   const tail = run.catch(() => undefined);

@@ -17,6 +17,7 @@
  */
 import { linkSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import type { MessageLimits, MessageStore } from '@raider/tasks-registry';
 import type {
   ListStore,
   ListStores,
@@ -32,11 +33,13 @@ import type {
   Transaction,
 } from '@raider/todo-tools';
 import { ChangeJournal } from './change-journal.js';
-import { codeOf, syncFolder, temporaryOwner, temporaryPath, writeDurably } from './durable-write.js';
+import { codeOf, isDeadTemporary, syncFolder, temporaryPath, writeDurably } from './durable-write.js';
 import { ListFileError } from './errors.js';
 import { FOLDER_FILES } from './folder-files.js';
 import { FolderWatch } from './folder-watch.js';
 import { exists, isLockLost, ListLock, type LockFence, type TransactionLocks } from './list-lock.js';
+import { messageLimits } from './messages/message-checks.js';
+import { openMessageFolder } from './messages/message-folder.js';
 import { readRegular, signatureOf } from './regular-file.js';
 import { formatTaskFile, keysOf, MAX_TASK_ID, parseTaskFile, type RecordKeys, taskIdOf } from './task-file.js';
 import { migrateV1 } from './v1-migration.js';
@@ -53,8 +56,13 @@ export interface TaskFolderOptions {
   keepChanges?: number;
   /** Metadata nesting deeper than this makes a task file unreadable (default 32, as @raider/todo-tools). */
   maxMetadataDepth?: number;
-  /** Told, by file name, of a task file that cannot be read (it is left untouched and out of the list). */
+  /**
+   * Told, by file name, of a task file that cannot be read (it is left untouched and out of the
+   * list), and of a message file that cannot be read (moved aside, out of its inbox).
+   */
   onProblem?: (message: string) => void;
+  /** The bounds of the list's inboxes (`messages`), over `DEFAULT_MESSAGE_LIMITS` of @raider/tasks-registry. */
+  messageLimits?: Partial<MessageLimits>;
   /**
    * Watch the folder for changes made elsewhere (default true). Without the watch a holder learns
    * of a change made without the change feed (Claude Code's update, delete or reset) when it loads
@@ -75,18 +83,13 @@ export interface TaskFolderOptions {
 export interface TaskFolder extends ListStores {
   /** The folder. */
   readonly path: string;
-  /** Stops watching the folder. */
+  /**
+   * The messages of the list's agents (a MessageStore of @raider/tasks-registry), kept in the
+   * folder's `.messages/`: durable sends, leases every process sees, a watch per inbox.
+   */
+  readonly messages: MessageStore;
+  /** Stops watching the folder and the inboxes. */
   close(): void;
-}
-
-/** True while process `pid` runs (on this machine). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** A task file as this holder last read or wrote it. */
@@ -274,8 +277,7 @@ class FolderTaskStore implements TaskStore {
       // A temporary file a killed raider left: removed once its process is gone. Claude Code's
       // (`<id>.json.tmp.<8 hex>`) name no process, so they are never touched: one may be a live
       // writer's, about to be renamed in.
-      const owner = temporaryOwner(name);
-      if (owner !== undefined && owner !== process.pid && !alive(owner)) rmSync(this.file(name), { force: true });
+      if (isDeadTemporary(name)) rmSync(this.file(name), { force: true });
     }
     tasks.sort((a, b) => Number(a.id) - Number(b.id));
     this.folderWatch.highWaterMarkDirty = true;
@@ -629,7 +631,8 @@ class FolderTaskStore implements TaskStore {
  * left untouched, and its id never handed out again; the rest of the list works.
  */
 export function openTaskFolder(path: string, options: TaskFolderOptions = {}): TaskFolder {
-  const lock = new ListLock(path, Math.max(2000, options.staleMs ?? 10_000));
+  const staleMs = Math.max(2000, options.staleMs ?? 10_000);
+  const lock = new ListLock(path, staleMs);
   const folderWatch = new FolderWatch(path, options.watch !== false);
   const maxDepth = options.maxMetadataDepth ?? 32;
   const run = <T>(fn: (fence: LockFence) => Promise<T>) => lock.run(fn);
@@ -640,18 +643,24 @@ export function openTaskFolder(path: string, options: TaskFolderOptions = {}): T
     await migrateV1(options.v1File as string, path, run, maxDepth);
     converted = true;
   };
+  const report = options.onProblem ?? (() => {});
   const tasks = new FolderTaskStore(path, lock, folderWatch, ready, {
     maxDepth,
     keepChanges: Math.max(1, options.keepChanges ?? 1000),
-    report: options.onProblem ?? (() => {}),
+    report,
   });
+  const messages = openMessageFolder(path, { limits: messageLimits(options.messageLimits), staleMs, report });
   return {
     path,
     tasks,
     todo: wholeStateStore<TodoSnapshot>(join(path, FOLDER_FILES.todo), run, ready),
     todoWrite: wholeStateStore<TodoWriteState>(join(path, FOLDER_FILES.todoWrite), run, ready),
+    messages,
     watch: (onChange) => folderWatch.add(onChange),
-    close: () => folderWatch.close(),
+    close: () => {
+      folderWatch.close();
+      messages.close();
+    },
   };
 }
 
