@@ -229,6 +229,38 @@ export class Database {
   }
 
   /**
+   * Runs `fn` on one connection outside a transaction: one statement that writes, committed as it
+   * ends. If the connection is lost once the statement was sent, it may have committed, and the
+   * error says so (`mayHaveBeenSaved`); a failure before it was sent, or an error PostgreSQL
+   * answered, is `what`.
+   */
+  async autocommit<T>(what: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.connect();
+    } catch (error) {
+      throw this.failure(error, what);
+    }
+    try {
+      const result = await fn(client);
+      client.release();
+      return result;
+    } catch (error) {
+      const cause = this.cause(client, error);
+      const lost = isConnectionError(cause);
+      client.release(lost ? (cause as Error) : undefined);
+      if (lost && !neverSent(error)) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new DatabaseError(`${this.target}: the connection was lost before the write was answered (${reason})`, {
+          mayHaveBeenSaved: true,
+          cause: error,
+        });
+      }
+      throw this.failure(cause, what);
+    }
+  }
+
+  /**
    * Runs `fn` in one transaction (`mode`: its BEGIN); rolls back on any error. `fn` calls `wrote()`
    * once it has written something: if the connection is then lost while the COMMIT is in flight,
    * the change may have been committed, and the error says so (`mayHaveBeenSaved`). A failure

@@ -29,5 +29,5 @@ export class DatabaseError extends coded(Error, 'DATABASE_UNAVAILABLE', 'Databas
   }
 }
 
-/** A list id the store does not take (empty, or longer than 200 characters). */
+/** A list id the store does not take (empty, longer than 200 characters, or with U+0000, which PostgreSQL's text cannot hold). */
 export class ListIdError extends coded(TypeError, 'BAD_LIST_ID', 'ListIdError') {}

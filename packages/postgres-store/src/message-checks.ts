@@ -28,13 +28,30 @@ export function received(value: unknown): string {
   return json.length <= QUOTE_LIMIT ? json : `a string of ${value.length} characters`;
 }
 
-/** Throws a RegistryArgumentError unless `value` is an agent's name: a non-empty string of at most 200 characters. */
+/**
+ * Throws a RegistryArgumentError when the string `value` holds U+0000, which PostgreSQL's text
+ * cannot (refused here, the field named, rather than by the database).
+ */
+export function checkNoNul(caller: string, field: string, value: unknown): void {
+  const at = typeof value === 'string' ? value.indexOf('\u0000') : -1;
+  if (at >= 0) {
+    throw new RegistryArgumentError(
+      `${caller}: ${field}: expected no U+0000 character (PostgreSQL's text cannot hold it), received one at ${at}`,
+    );
+  }
+}
+
+/**
+ * Throws a RegistryArgumentError unless `value` is an agent's name: a non-empty string of at most
+ * 200 characters (without U+0000).
+ */
 export function checkAgent(caller: string, field: string, value: unknown): asserts value is string {
   if (typeof value !== 'string' || value === '' || value.length > MAX_AGENT_NAME_LENGTH) {
     throw new RegistryArgumentError(
       `${caller}: ${field}: expected an agent's name (a non-empty string of at most ${MAX_AGENT_NAME_LENGTH} characters), received ${received(value)}`,
     );
   }
+  checkNoNul(caller, field, value);
 }
 
 /**
@@ -66,6 +83,7 @@ export function checkOutgoing(message: unknown, limits: Readonly<MessageLimits>)
       );
     }
   }
+  for (const field of ['text', 'about', 'label', 'taskId'] as const) checkNoNul('send', field, fields[field]);
   if (fields.text.length > limits.maxTextLength) {
     throw new MessageLimitError(
       `send: text: expected at most ${limits.maxTextLength} characters, received ${fields.text.length}`,

@@ -83,32 +83,7 @@ const TOO_OLD = `m.sent_at < now() - $3 * interval '1 millisecond'`;
 const FREE = '(m.lease_until IS NULL OR m.lease_until <= now())';
 const INBOX = 'm.list_id = $1 AND m.recipient = $2';
 
-/**
- * Inside the send's transaction: waits for the inbox (sends to one inbox go one at a time, so
- * ids commit in their order and the count below is exact), drops its free messages that are too
- * old, and says how many wait (counted up to `max`).
- */
-export async function lockInbox(
-  client: pg.ClientBase,
-  listId: string,
-  agent: string,
-  maxAgeMs: number,
-  max: number,
-): Promise<number> {
-  // Two 32-bit keys: a space apart from the migration's 64-bit key. Two inboxes whose hashes meet
-  // only wait for each other.
-  await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [listId, agent]);
-  const { rows } = await client.query<{ waiting: number }>(
-    `WITH dropped AS (DELETE FROM raider_messages AS m WHERE ${INBOX} AND ${TOO_OLD} AND ${FREE})
-     SELECT count(*)::int AS waiting FROM (
-       SELECT 1 FROM raider_messages AS m WHERE ${INBOX} AND NOT (${TOO_OLD} AND ${FREE}) LIMIT $4
-     ) AS kept`,
-    [listId, agent, maxAgeMs, max],
-  );
-  return rows[0]?.waiting ?? 0;
-}
-
-/** What {@link insertMessage} writes. */
+/** What {@link sendMessage} writes. */
 export interface NewMessage {
   listId: string;
   to: string;
@@ -118,20 +93,25 @@ export interface NewMessage {
   about?: string | undefined;
   label?: string | undefined;
   taskId?: string | undefined;
-  /** The sender's token, to find the message again when the answer to its COMMIT is lost. */
+  /** The sender's token, to find the message again when the answer to its write is lost. */
   sendToken: string;
 }
 
-/** Inside the send's transaction, after {@link lockInbox}: the message, and its NOTIFY (sent at COMMIT). */
-export async function insertMessage(client: pg.ClientBase, message: NewMessage): Promise<StoredMessage> {
-  const { rows } = await client.query<MessageRow>(
-    `WITH m AS (
-       INSERT INTO raider_messages (list_id, recipient, sender, text, notification, about, label, task_id, send_token)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       RETURNING *
-     )
-     SELECT ${COLUMNS}, pg_notify($10, $11) FROM m`,
-    [
+/**
+ * The send, in one statement (`raider_send`, see the schema): waits for the inbox, checks its
+ * bound, inserts the message and NOTIFYs the inbox. Resolves with the message, or undefined when
+ * the inbox was full (nothing written).
+ */
+export async function sendMessage(
+  client: pg.ClientBase,
+  message: NewMessage,
+  limits: { maxAgeMs: number; maxInboxMessages: number },
+): Promise<StoredMessage | undefined> {
+  const { rows } = await client.query<MessageRow>({
+    // Named, as the other statements of the inboxes: parsed and planned once per connection.
+    name: 'raider_send',
+    text: `SELECT ${COLUMNS} FROM raider_send($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) AS m`,
+    values: [
       message.listId,
       message.to,
       message.from ?? null,
@@ -141,11 +121,13 @@ export async function insertMessage(client: pg.ClientBase, message: NewMessage):
       message.label ?? null,
       message.taskId ?? null,
       message.sendToken,
+      limits.maxAgeMs,
+      limits.maxInboxMessages,
       MESSAGE_CHANNEL,
       inboxKey(message.listId, message.to),
     ],
-  );
-  return stored(rows[0] as MessageRow);
+  });
+  return rows[0] && stored(rows[0]);
 }
 
 /** The message sent with `sendToken`, if it is in the inbox (committed, and not taken and done since). */
@@ -175,8 +157,9 @@ export async function takeMessages(
   maxAgeMs: number,
   options: { max: number | null; leaseMs: number; leaseToken: string },
 ): Promise<StoredMessage[]> {
-  const { rows } = await client.query<MessageRow>(
-    `WITH dropped AS (DELETE FROM raider_messages AS m WHERE ${INBOX} AND ${TOO_OLD} AND ${FREE}),
+  const { rows } = await client.query<MessageRow>({
+    name: 'raider_take',
+    text: `WITH dropped AS (DELETE FROM raider_messages AS m WHERE ${INBOX} AND ${TOO_OLD} AND ${FREE}),
      picked AS (
        SELECT m.id FROM raider_messages AS m
        WHERE ${INBOX} AND ${FREE} AND NOT ${TOO_OLD}
@@ -187,8 +170,8 @@ export async function takeMessages(
      SET lease_until = now() + $5 * interval '1 millisecond', lease_token = $6
      FROM picked WHERE m.id = picked.id
      RETURNING ${COLUMNS}`,
-    [listId, agent, maxAgeMs, options.max, options.leaseMs, options.leaseToken],
-  );
+    values: [listId, agent, maxAgeMs, options.max, options.leaseMs, options.leaseToken],
+  });
   return byId(rows);
 }
 
@@ -199,19 +182,21 @@ export async function peekMessages(
   agent: string,
   maxAgeMs: number,
 ): Promise<StoredMessage[]> {
-  const { rows } = await client.query<MessageRow>(
-    `SELECT ${COLUMNS} FROM raider_messages AS m WHERE ${INBOX} AND ${FREE} AND NOT ${TOO_OLD} ORDER BY m.id`,
-    [listId, agent, maxAgeMs],
-  );
+  const { rows } = await client.query<MessageRow>({
+    name: 'raider_peek',
+    text: `SELECT ${COLUMNS} FROM raider_messages AS m WHERE ${INBOX} AND ${FREE} AND NOT ${TOO_OLD} ORDER BY m.id`,
+    values: [listId, agent, maxAgeMs],
+  });
   return rows.map(stored);
 }
 
 /** Removes the messages `ids` that `leaseToken` still holds (one retaken after its lease lapsed is another's). */
 export async function removeTaken(client: pg.ClientBase, ids: string[], leaseToken: string): Promise<void> {
-  await client.query('DELETE FROM raider_messages WHERE id = ANY($1::bigint[]) AND lease_token = $2', [
-    ids,
-    leaseToken,
-  ]);
+  await client.query({
+    name: 'raider_done',
+    text: 'DELETE FROM raider_messages WHERE id = ANY($1::bigint[]) AND lease_token = $2',
+    values: [ids, leaseToken],
+  });
 }
 
 /** Frees the messages `ids` that `leaseToken` still holds, and NOTIFYs the inbox when there were any. */
@@ -221,14 +206,15 @@ export async function releaseTaken(
   leaseToken: string,
   key: string,
 ): Promise<void> {
-  await client.query(
-    `WITH freed AS (
+  await client.query({
+    name: 'raider_release',
+    text: `WITH freed AS (
        UPDATE raider_messages SET lease_until = NULL, lease_token = NULL
        WHERE id = ANY($1::bigint[]) AND lease_token = $2 RETURNING 1
      )
      SELECT pg_notify($3, $4) FROM (SELECT count(*) AS freed FROM freed) AS counted WHERE counted.freed > 0`,
-    [ids, leaseToken, MESSAGE_CHANNEL, key],
-  );
+    values: [ids, leaseToken, MESSAGE_CHANNEL, key],
+  });
 }
 
 /** NOTIFYs the inbox `key` (a lease that lapsed: its messages are free again). */

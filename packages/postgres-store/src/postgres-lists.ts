@@ -114,7 +114,10 @@ export interface PostgresList extends ListStores {
 
 /** The lists of one database, sharing one pool and one LISTEN connection. */
 export interface PostgresLists {
-  /** List `id` (nothing is read before its first call). @throws ListIdError for an empty id or one over 200 characters. */
+  /**
+   * List `id` (nothing is read before its first call).
+   * @throws ListIdError for an empty id, one over 200 characters, or one with U+0000.
+   */
   list(id: string): PostgresList;
   /** Ends the pool and the LISTEN connection (once: a second call gets the first's promise). */
   close(): Promise<void>;
@@ -219,6 +222,11 @@ export function openPostgresLists(options: PostgresListsOptions): PostgresLists 
       if (typeof id !== 'string' || id === '' || id.length > 200) {
         throw new ListIdError(
           `list id: expected 1 to 200 characters, received ${typeof id === 'string' ? `${id.length}` : typeof id}`,
+        );
+      }
+      if (id.includes('\u0000')) {
+        throw new ListIdError(
+          `list id: expected no U+0000 character (PostgreSQL's text cannot hold it), received one at ${id.indexOf('\u0000')}`,
         );
       }
       return {

@@ -3,7 +3,7 @@
 // store has to prove: a NOTIFY lost, a lease that lapses in a process that died, the inbox's
 // bound under concurrent sends, a COMMIT whose answer is lost, the database unreachable.
 import { randomUUID } from 'node:crypto';
-import { MessageLimitError, type MessageStore } from '@raider/tasks-registry';
+import { MessageLimitError, type MessageStore, RegistryArgumentError } from '@raider/tasks-registry';
 import { describeMessageStoreConformance } from '@raider/tasks-registry/conformance';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { commitLosingProxy, freshDatabase, runSql } from '../test/postgres-faults.js';
@@ -125,16 +125,37 @@ describe('the inboxes in PostgreSQL', () => {
     );
   });
 
-  it('a send whose COMMIT answer is lost is found by its token and acknowledged, stored once', async () => {
+  it('a send whose answer is lost after it committed is found by its token and acknowledged, stored once', async () => {
     const proxy = await commitLosingProxy(url);
     try {
-      const id = `lost-commit-${randomUUID()}`;
+      const id = `lost-answer-${randomUUID()}`;
       const store = open({ connectionString: proxy.url }).list(id).messages;
       await store.send(plain('bob', 'before'));
-      proxy.loseNextCommitAnswer();
+      proxy.loseNextAnswerTo(/raider_send/);
       const sent = await store.send(plain('bob', 'during'));
       expect(sent.text).toBe('during');
-      expect((await open().list(id).messages.peek('bob')).map((message) => message.text)).toEqual(['before', 'during']);
+      const stored = await open().list(id).messages.peek('bob');
+      expect(stored.map((message) => message.text)).toEqual(['before', 'during']);
+      expect(stored[1]).toEqual(sent);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a send lost on the way, so not found after: the error says it may have been saved, never that it was not', async () => {
+    const proxy = await commitLosingProxy(url);
+    try {
+      const id = `lost-send-${randomUUID()}`;
+      const store = open({ connectionString: proxy.url }).list(id).messages;
+      await store.send(plain('bob', 'before'));
+      proxy.dropNextQuery(/raider_send/);
+      const error = await store.send(plain('bob', 'during')).catch((caught: unknown) => caught);
+      expect(DatabaseError.isInstance(error)).toBe(true);
+      expect((error as DatabaseError).mayHaveBeenSaved).toBe(true);
+      expect((error as Error).message).toMatch(
+        /^PostgreSQL at 127\.0\.0\.1:\d+\/raider: the connection was lost before the write was answered \(.+\)$/,
+      );
+      expect((await store.peek('bob')).map((message) => message.text)).toEqual(['before']);
     } finally {
       await proxy.close();
     }
@@ -175,6 +196,20 @@ describe('the inboxes in PostgreSQL', () => {
     } finally {
       await database.drop();
     }
+  });
+
+  it('U+0000, which PostgreSQL cannot store, is refused before the database: in a field, an agent, a list id', async () => {
+    const store = open().list(`nul-${randomUUID()}`).messages;
+    const refused = await store.send(plain('bob', 'a\u0000b')).catch((caught: unknown) => caught);
+    expect(RegistryArgumentError.isInstance(refused)).toBe(true);
+    expect((refused as Error).message).toBe(
+      "send: text: expected no U+0000 character (PostgreSQL's text cannot hold it), received one at 1",
+    );
+    await expect(store.take('b\u0000b')).rejects.toThrow('take: agent: expected no U+0000 character');
+    expect(() => open().list('a\u0000')).toThrow(
+      "list id: expected no U+0000 character (PostgreSQL's text cannot hold it), received one at 1",
+    );
+    expect(await store.peek('bob')).toEqual([]);
   });
 
   it('messageLimits are checked when the lists are opened', () => {

@@ -29,13 +29,12 @@ import { checkAgent, checkOutgoing, checkTakeOptions, checkWatcher, fullInboxErr
 import {
   findSent,
   inboxKey,
-  insertMessage,
-  lockInbox,
   MESSAGE_FEED,
   notifyInbox,
   peekMessages,
   releaseTaken,
   removeTaken,
+  sendMessage,
   takeMessages,
 } from './message-queries.js';
 
@@ -59,29 +58,28 @@ export class PostgresMessageStore implements MessageStore {
   async send(message: OutgoingMessage): Promise<StoredMessage> {
     checkOutgoing(message, this.limits);
     const sendToken = randomUUID();
-    const { maxAgeMs, maxInboxMessages } = this.limits;
     let sent: StoredMessage | undefined;
     try {
-      sent = await this.database.transaction('BEGIN', NOT_SENT, async (client, wrote) => {
-        const waiting = await lockInbox(client, this.listId, message.to, maxAgeMs, maxInboxMessages);
-        // Full: nothing is written, and the error is thrown once the transaction has ended.
-        if (waiting >= maxInboxMessages) return undefined;
-        wrote();
-        return insertMessage(client, {
-          listId: this.listId,
-          to: message.to,
-          from: message.from,
-          text: message.text,
-          notification: message.notification,
-          about: message.about,
-          label: message.label,
-          taskId: message.taskId,
-          sendToken,
-        });
-      });
+      sent = await this.database.autocommit(NOT_SENT, (client) =>
+        sendMessage(
+          client,
+          {
+            listId: this.listId,
+            to: message.to,
+            from: message.from,
+            text: message.text,
+            notification: message.notification,
+            about: message.about,
+            label: message.label,
+            taskId: message.taskId,
+            sendToken,
+          },
+          this.limits,
+        ),
+      );
     } catch (error) {
       if (!(DatabaseError.isInstance(error) && (error as DatabaseError).mayHaveBeenSaved)) throw error;
-      // The answer to the COMMIT was lost. Found in the inbox, the message was committed: the send
+      // The answer to the write was lost. Found in the inbox, the message was committed: the send
       // is acknowledged. Not found, it may still have been (and been taken since): say so.
       const found = await this.database
         .single(NOT_READ, (client) => findSent(client, this.listId, message.to, sendToken))
@@ -89,7 +87,7 @@ export class PostgresMessageStore implements MessageStore {
       if (found) return found;
       throw error;
     }
-    if (!sent) throw fullInboxError(message.to, maxInboxMessages);
+    if (!sent) throw fullInboxError(message.to, this.limits.maxInboxMessages);
     return sent;
   }
 

@@ -37,6 +37,12 @@ export const MIGRATIONS: readonly string[] = [
   // takes a share lock on the list's row, so a send would wait behind every task change of its
   // list. The id orders an inbox (its sends are serialised, so ids commit in order); a take
   // reserves rows with a lease (until, and the taker's token), and only that token removes them.
+  // raider_send is a send in one statement (one round trip, its plans cached per connection):
+  // it waits for the inbox (an advisory lock on two 32-bit keys, a space apart from the
+  // migration's 64-bit key; two inboxes whose hashes meet only wait for each other), then, each
+  // statement of a volatile function seeing what committed before it began, counts what waits
+  // (dropping the free messages that are too old only when that reaches the bound), and inserts
+  // the message below the bound, with its NOTIFY (sent at the commit). No row: the inbox was full.
   `CREATE TABLE raider_messages (
      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
      list_id text NOT NULL,
@@ -52,7 +58,38 @@ export const MIGRATIONS: readonly string[] = [
      lease_token uuid,
      send_token uuid NOT NULL
    );
-   CREATE INDEX raider_messages_inbox ON raider_messages (list_id, recipient, id);`,
+   CREATE INDEX raider_messages_inbox ON raider_messages (list_id, recipient, id);
+   CREATE FUNCTION raider_send(
+     p_list_id text, p_recipient text, p_sender text, p_text text, p_notification boolean,
+     p_about text, p_label text, p_task_id text, p_send_token uuid,
+     p_max_age_ms double precision, p_max_inbox_messages integer, p_channel text, p_key text
+   ) RETURNS SETOF raider_messages LANGUAGE plpgsql AS $$
+   DECLARE
+     waiting integer;
+   BEGIN
+     PERFORM pg_advisory_xact_lock(hashtext(p_list_id), hashtext(p_recipient));
+     SELECT count(*) INTO waiting FROM (
+       SELECT 1 FROM raider_messages WHERE list_id = p_list_id AND recipient = p_recipient LIMIT p_max_inbox_messages
+     ) AS kept;
+     IF waiting >= p_max_inbox_messages THEN
+       DELETE FROM raider_messages
+       WHERE list_id = p_list_id AND recipient = p_recipient
+         AND sent_at < now() - p_max_age_ms * interval '1 millisecond'
+         AND (lease_until IS NULL OR lease_until <= now());
+       SELECT count(*) INTO waiting FROM (
+         SELECT 1 FROM raider_messages WHERE list_id = p_list_id AND recipient = p_recipient LIMIT p_max_inbox_messages
+       ) AS kept;
+       IF waiting >= p_max_inbox_messages THEN
+         RETURN;
+       END IF;
+     END IF;
+     PERFORM pg_notify(p_channel, p_key);
+     RETURN QUERY
+       INSERT INTO raider_messages (list_id, recipient, sender, text, notification, about, label, task_id, send_token)
+       VALUES (p_list_id, p_recipient, p_sender, p_text, p_notification, p_about, p_label, p_task_id, p_send_token)
+       RETURNING *;
+   END
+   $$;`,
 ];
 
 /** The advisory lock key of the migration (any number the application does not use otherwise). */

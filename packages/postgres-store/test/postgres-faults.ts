@@ -90,15 +90,23 @@ export async function backendsOf(adminUrl: string, database: string): Promise<nu
 }
 
 /**
- * A TCP proxy in front of PostgreSQL that, once armed, lets the next COMMIT through and drops
- * the connection instead of passing its answer back: the change is committed, the client never
- * hears so (what a network failing at that moment does).
+ * A TCP proxy in front of PostgreSQL that, once armed, lets the next COMMIT (or the next query
+ * that `loseNextAnswerTo`'s pattern matches: a simple query, or an extended one's Parse or Bind,
+ * which names its prepared statement) through and drops the connection instead of passing its
+ * answer back: the change is committed, the client never hears so (what a network failing at
+ * that moment does). `dropNextQuery(pattern)` drops the connection instead of passing on the
+ * next query it matches: nothing reaches the database, the client cannot tell.
  */
-export async function commitLosingProxy(
-  url: string,
-): Promise<{ url: string; loseNextCommitAnswer(): void; close(): Promise<void> }> {
+export async function commitLosingProxy(url: string): Promise<{
+  url: string;
+  loseNextCommitAnswer(): void;
+  loseNextAnswerTo(pattern: RegExp): void;
+  dropNextQuery(pattern: RegExp): void;
+  close(): Promise<void>;
+}> {
   const target = new URL(url);
-  let armed = false;
+  let armed: RegExp | undefined;
+  let dropping: RegExp | undefined;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     const database = connect(Number(target.port), target.hostname);
@@ -108,6 +116,7 @@ export async function commitLosingProxy(
     let started = false;
     client.on('data', (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
+      let drop = false;
       // Messages from the client: the startup message has no type byte, every later one has.
       for (;;) {
         if (!started) {
@@ -126,10 +135,20 @@ export async function commitLosingProxy(
         const type = String.fromCharCode(buffered[0] as number);
         const body = buffered.subarray(5, 1 + length).toString('utf8');
         buffered = buffered.subarray(1 + length);
-        if (armed && type === 'Q' && body === 'COMMIT\0') {
-          armed = false;
+        const query = type === 'Q' || type === 'P' || type === 'B';
+        if (armed && query && armed.test(body)) {
+          armed = undefined;
           losing = true;
         }
+        if (dropping && query && dropping.test(body)) {
+          dropping = undefined;
+          drop = true;
+        }
+      }
+      if (drop) {
+        client.destroy();
+        database.destroy();
+        return;
       }
       database.write(chunk);
     });
@@ -156,7 +175,13 @@ export async function commitLosingProxy(
   return {
     url: proxied.toString(),
     loseNextCommitAnswer: () => {
-      armed = true;
+      armed = /^COMMIT\0$/;
+    },
+    loseNextAnswerTo: (pattern: RegExp) => {
+      armed = pattern;
+    },
+    dropNextQuery: (pattern: RegExp) => {
+      dropping = pattern;
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();
