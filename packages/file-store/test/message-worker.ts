@@ -1,7 +1,7 @@
 // A process of its own on a list folder's inboxes, for the real-process tests and the bench
 // (bundled by test/message-worker-script.ts, run as `node worker.mjs '<command as JSON>'`). It
 // prints one JSON line on stdout per thing it did, and ends when its stdin ends.
-import { appendFileSync, watch as watchFile } from 'node:fs';
+import { fsyncSync, openSync, statSync, watch as watchFile, writeSync } from 'node:fs';
 import type { MessageStore, StoredMessage } from '@raider/tasks-registry';
 import { openTaskFolder } from '../src/index.js';
 
@@ -15,8 +15,8 @@ export type WorkerCommand =
   | { mode: 'flood'; path: string; to: string }
   /** The bench's far end: each message taken for `agent` is sent back to its sender, then done. */
   | { mode: 'echo'; path: string; agent: string }
-  /** The bench's floor: each append to `input` seen by fs.watch appends a line to `output`. */
-  | { mode: 'file-echo'; input: string; output: string };
+  /** The bench's floor: each append to `input` seen by fs.watch appends a line to `output` (fsynced when `fsync`). */
+  | { mode: 'file-echo'; input: string; output: string; fsync: boolean };
 
 /** What a worker prints, one JSON line each. */
 export type WorkerLine =
@@ -77,10 +77,16 @@ async function takeAll(store: MessageStore, agent: string): Promise<void> {
 
 async function main(): Promise<void> {
   if (command.mode === 'file-echo') {
-    let line = 0;
-    watchFile(command.input, () => {
-      line += 1;
-      appendFileSync(command.output, `${line}\n`);
+    const { input, output, fsync } = command;
+    const fd = openSync(output, 'a');
+    let seen = 0;
+    // One line back for each line that came (fs.watch may merge two appends into one event, or split one).
+    watchFile(input, () => {
+      const size = statSync(input).size;
+      if (size <= seen) return;
+      writeSync(fd, '.\n'.repeat((size - seen) / 2));
+      seen = size;
+      if (fsync) fsyncSync(fd);
     });
     print({ ready: true });
     while (!ended) await sleep(100);

@@ -1,8 +1,9 @@
 /**
  * The files of an inbox folder: a message waiting (`<id>.json`), the same message reserved by a
- * take (renamed `<id>.json.<until>.<token>.lease`), and one that could not be read, moved aside
- * (`<id>.json.corrupt`). A message file holds the stored message as one line of JSON; it is
- * written once and never changed, only renamed (a lease, a release) and removed (done, expiry).
+ * take (renamed `<id>.json.<until>.<token>.lease`), one a send has linked in and is making durable
+ * (`<id>.json.sending`), and one that could not be read, moved aside (`<id>.json.corrupt`). A message file holds the stored message (but its id, which its name
+ * says) as one line of JSON; it is written once and never changed, only renamed (a lease, a
+ * release) and removed (done, expiry).
  */
 import type { StoredMessage } from '@raider/tasks-registry';
 
@@ -40,19 +41,32 @@ export const waitingName = (id: number): string => `${id}.json`;
 /** The name of message `id` reserved until `until` by the take `token` (16 hex digits). */
 export const leasedName = (id: number, until: number, token: string): string => `${id}.json.${until}.${token}.lease`;
 
+/** The name of message `id` linked in by a send whose folder fsync has yet to end (no take sees it). */
+export const sendingName = (id: number): string => `${id}.json.sending`;
+
+/** The id of a message a send was making durable when it stopped (`<id>.json.sending`), or undefined for any other file. */
+export function sendingId(name: string): number | undefined {
+  const match = /^([1-9][0-9]{0,15})\.json\.sending$/.exec(name);
+  const id = match ? Number(match[1]) : Number.NaN;
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
 /** The name a message file that cannot be read is moved aside to (out of the inbox, kept for a person to look at). */
 export const corruptName = (id: number): string => `${id}.json.corrupt`;
 
-/** The text of a message file: the stored message as one line of JSON. */
-export function formatMessage(message: StoredMessage): Buffer {
+/**
+ * The text of a message file: the stored message but its id (the file's name says it, so the file
+ * is written before the id is handed out) as one line of JSON.
+ */
+export function formatMessage(message: Omit<StoredMessage, 'id'>): Buffer {
   return Buffer.from(`${JSON.stringify(message)}\n`, 'utf8');
 }
 
 const isOptionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
 
 /**
- * The message a file holds, or a reason it cannot be trusted: not JSON, not a message's shape, or
- * not the message its name and folder say (its id, its agent). Unknown keys are dropped.
+ * The message a file holds (message `id`, as its name says), or a reason it cannot be trusted: not
+ * JSON, not a message's shape, or not for the inbox's agent. Unknown keys are dropped.
  */
 export function parseMessage(text: string, id: number, agent: string): StoredMessage | string {
   let raw: Record<string, unknown>;
@@ -63,7 +77,6 @@ export function parseMessage(text: string, id: number, agent: string): StoredMes
   } catch {
     return `not valid JSON (${text.length} characters)`;
   }
-  if (raw.id !== String(id)) return `its id is not the ${id} its name says`;
   if (raw.to !== agent) return "its recipient is not the inbox's agent";
   if (typeof raw.text !== 'string' || typeof raw.notification !== 'boolean' || !Number.isFinite(raw.sentAt)) {
     return 'expected a message { id, to, text, notification, sentAt, ... }';
@@ -72,7 +85,7 @@ export function parseMessage(text: string, id: number, agent: string): StoredMes
     return 'expected from, about, label and taskId to be strings when given';
   }
   return {
-    id: raw.id,
+    id: String(id),
     to: agent,
     ...(raw.from === undefined ? {} : { from: raw.from as string }),
     text: raw.text,

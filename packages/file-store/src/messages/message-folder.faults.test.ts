@@ -73,14 +73,14 @@ const inboxFiles = (path: string, to = 'bob') => fs.readdirSync(join(path, '.mes
 
 describe('a send that cannot be made durable', () => {
   it.each([
-    ['the id cannot be recorded (EIO)', () => failNth(fs.writeSync, 1, 'EIO')],
-    ['the message cannot be written (ENOSPC)', () => failNth(fs.writeSync, 2, 'ENOSPC')],
+    ['the message cannot be written (ENOSPC)', () => failNth(fs.writeSync, 1, 'ENOSPC')],
+    ['the id cannot be recorded (EIO)', () => failNth(fs.writeSync, 2, 'EIO')],
     [
       'the temporary file cannot be created (EROFS)',
       () => failWhen(fs.openSync, 'EROFS', (path) => String(path).endsWith('.tmp')),
     ],
     ["the message's fsync fails (EIO)", () => failNth(fs.fsyncSync, 1, 'EIO')],
-    ['the link fails (EXDEV)', () => failNth(fs.linkSync, 1, 'EXDEV')],
+    ['the link fails (EXDEV)', () => failWhen(fs.linkSync, 'EXDEV', (_from, to) => String(to).endsWith('.sending'))],
     // Linked in already: it is removed again before the answer (no take can have seen it: the lock).
     ["the inbox folder's fsync fails after the link (EIO)", () => failNth(fs.fsyncSync, 2, 'EIO')],
   ])('%s: refused, nothing a take can see, no temporary file; the next send goes through', async (_what, inject) => {
@@ -108,6 +108,25 @@ describe('a send that cannot be made durable', () => {
     heal();
     const sent = await store.send(plain('sent'));
     expect(await storeOn(path).peek('bob')).toEqual([sent]);
+  });
+});
+
+describe('a send stopped once its message is durable', () => {
+  it('the rename that shows it fails: the send is acknowledged, and the next call shows the message, in its place', async () => {
+    const path = fresh();
+    const problems: string[] = [];
+    const folder = openTaskFolder(path, { onProblem: (problem) => problems.push(problem) });
+    opened.push(folder);
+    const first = await folder.messages.send(plain('first'));
+    failWhen(fs.renameSync, 'EIO', (from) => String(from).endsWith('.sending'));
+    const second = await folder.messages.send(plain('second'));
+    heal();
+    expect(problems).toEqual([
+      expect.stringMatching(/\.json\.sending: EIO; the message was sent, and is shown at the next call$/),
+    ]);
+    expect(inboxFiles(path)).toEqual([`${first.id}.json`, `${second.id}.json.sending`]);
+    const third = await folder.messages.send(plain('third'));
+    expect((await storeOn(path).take('bob')).messages).toEqual([first, second, third]);
   });
 });
 

@@ -36,7 +36,7 @@ const plain = (to: string, text: string, from?: string) => ({
 });
 
 describe('the inboxes in the list folder', () => {
-  it('one folder per agent under .messages/, one file per message holding it as one line of JSON; ids increase across the list', async () => {
+  it('one folder per agent under .messages/, one file per message named by its id, holding the rest as one line of JSON; ids increase across the list', async () => {
     const path = join(tempDir(), 'list');
     const { messages } = open(path);
     const first = await messages.send(plain('team-lead', 'one', 'Bob'));
@@ -45,10 +45,17 @@ describe('the inboxes in the list folder', () => {
     expect(Number(second.id)).toBeGreaterThan(Number(first.id));
     expect(Number(third.id)).toBeGreaterThan(Number(second.id));
     expect(readdirSync(path)).toEqual(['.messages']);
-    expect(readdirSync(join(path, '.messages')).sort()).toEqual(['%42ob', '.last-id', 'team-lead']);
+    // Beside the inboxes: the last id handed out, and this handle's file of the message lock (linked as .lock while held).
+    const root = readdirSync(join(path, '.messages')).sort();
+    expect(root.filter((name) => !name.startsWith('.holder.'))).toEqual(['%42ob', '.last-id', 'team-lead']);
+    expect(root.filter((name) => name.startsWith('.holder.'))).toEqual([
+      expect.stringMatching(new RegExp(`^\\.holder\\.${process.pid}\\.\\d+\\.tmp$`)),
+    ]);
     expect(readdirSync(join(path, '.messages', 'team-lead')).sort()).toEqual([`${first.id}.json`, `${third.id}.json`]);
+    // The id is the file's name (the file is written before the id is handed out).
+    const { id: _, ...unnamed } = first;
     expect(readFileSync(join(path, '.messages', 'team-lead', `${first.id}.json`), 'utf8')).toBe(
-      `${JSON.stringify(first)}\n`,
+      `${JSON.stringify(unnamed)}\n`,
     );
     // A take's lease is a rename, visible to every process; done removes the files.
     const delivery = await messages.take('team-lead', { leaseMs: 60_000 });

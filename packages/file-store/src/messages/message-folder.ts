@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fstatSync,
+  fsyncSync,
   ftruncateSync,
   linkSync,
   mkdirSync,
@@ -37,10 +38,10 @@ import type {
   StoredMessage,
   TakeOptions,
 } from '@raider/tasks-registry';
-import { codeOf, isDeadTemporary, syncFolder, temporaryPath, writeDurably } from '../durable-write.js';
+import { codeOf, isDeadTemporary, syncFolder, temporaryPath, writeAll } from '../durable-write.js';
 import { ListFileError } from '../errors.js';
 import { FOLDER_FILES } from '../folder-files.js';
-import { exists, type LockFence, LockFolder, queued } from '../list-lock.js';
+import { exists, type HeldLock, type LockFence, queued } from '../list-lock.js';
 import { readRegular } from '../regular-file.js';
 import { inboxFolderName } from './inbox-name.js';
 import { InboxWatch } from './inbox-watch.js';
@@ -52,16 +53,17 @@ import {
   messageEntry,
   parseMessage,
   leasedName as reservedName,
+  sendingId,
+  sendingName,
   waitingName,
 } from './message-file.js';
+import { MessageLock } from './message-lock.js';
 
 /** How long a take reserves what it takes when it names no `leaseMs`. */
 const DEFAULT_LEASE_MS = 30_000;
 /** The file of the last id handed out: 16 digits and a newline, rewritten in place. */
 const LAST_ID_FILE = '.last-id';
 const LAST_ID_WIDTH = 16;
-/** The message lock's folder. */
-const LOCK_FOLDER = '.lock';
 
 /** Options of a list folder's message store. */
 export interface MessageFolderOptions {
@@ -99,7 +101,7 @@ export function openMessageFolder(listPath: string, options: MessageFolderOption
 class MessageFolder implements FolderMessageStore {
   /** `.messages/`: the inboxes, the lock, the last id. */
   private readonly root: string;
-  private readonly lock: LockFolder;
+  private readonly lock: MessageLock;
   private readonly watches = new Map<string, InboxWatch>();
   /** Inboxes whose folder (and the folders above it) this holder made durable. */
   private readonly durableInboxes = new Set<string>();
@@ -109,11 +111,7 @@ class MessageFolder implements FolderMessageStore {
     private readonly options: MessageFolderOptions,
   ) {
     this.root = join(listPath, FOLDER_FILES.messages);
-    this.lock = new LockFolder(join(this.root, LOCK_FOLDER), options.staleMs, {
-      folder: this.root,
-      what: 'the message lock',
-      keeper: 'a process that froze while holding it?',
-    });
+    this.lock = new MessageLock(this.root, options.staleMs);
   }
 
   private inbox(agent: string): string {
@@ -123,23 +121,25 @@ class MessageFolder implements FolderMessageStore {
   async send(message: OutgoingMessage): Promise<StoredMessage> {
     checkOutgoing(message, this.options.limits);
     const inbox = this.inbox(message.to);
-    const stored = await this.locked('nothing was sent', (fence) => {
-      try {
-        mkdirSync(inbox, { recursive: true });
-      } catch (error) {
-        throw fileError(inbox, error, 'nothing was sent');
-      }
-      const entries = this.entries(inbox);
-      let count = entries.length;
-      if (count >= this.options.limits.maxInboxMessages) count -= this.dropExpired(inbox, message.to, entries);
-      if (count >= this.options.limits.maxInboxMessages) throw fullInbox(message.to, this.options.limits);
-      const id = this.nextId(entries);
-      const record = storedMessage(message, String(id), Date.now());
-      this.write(inbox, id, formatMessage(record), fence);
-      return record;
-    });
+    const unnamed = messageFields(message, Date.now());
+    // Written whole before the lock is taken (a new file's inode is the costly part): the lock is held to name it.
+    const prepared = prepareMessage(inbox, formatMessage(unnamed));
+    let id: number;
+    try {
+      id = await this.locked('nothing was sent', (fence) => {
+        const entries = this.entries(inbox);
+        let count = entries.length;
+        if (count >= this.options.limits.maxInboxMessages) count -= this.dropExpired(inbox, message.to, entries);
+        if (count >= this.options.limits.maxInboxMessages) throw fullInbox(message.to, this.options.limits);
+        const next = this.nextId(entries);
+        this.publish(inbox, prepared, next, fence);
+        return next;
+      });
+    } finally {
+      discard(prepared);
+    }
     this.watches.get(message.to)?.wake();
-    return stored;
+    return { id: String(id), ...unnamed };
   }
 
   async take(agent: string, options?: TakeOptions): Promise<MessageDelivery> {
@@ -209,6 +209,7 @@ class MessageFolder implements FolderMessageStore {
   close(): void {
     for (const inboxWatch of this.watches.values()) inboxWatch.close();
     this.watches.clear();
+    this.lock.close();
   }
 
   /**
@@ -216,10 +217,9 @@ class MessageFolder implements FolderMessageStore {
    * with a ListFileError ending in `outcome` when the lock cannot be had.
    */
   private locked<T>(outcome: string, fn: (fence: LockFence) => T): Promise<T> {
-    return queued(this.lock.lockDir, async () => {
-      let held: Awaited<ReturnType<LockFolder['take']>>;
+    return queued(this.lock.lockPath, async () => {
+      let held: HeldLock;
       try {
-        mkdirSync(this.root, { recursive: true });
         held = await this.lock.take();
       } catch (error) {
         throw fileError(this.root, error, outcome);
@@ -246,11 +246,27 @@ class MessageFolder implements FolderMessageStore {
     }
     const entries: MessageEntry[] = [];
     for (const name of names) {
-      const entry = messageEntry(name);
+      const entry = messageEntry(name) ?? this.sent(inbox, name);
       if (entry) entries.push(entry);
       else if (isDeadTemporary(name)) rmSync(join(inbox, name), { force: true });
     }
     return entries.sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * A message a send made durable and stopped before it showed it (killed, or its lock lost
+   * between the folder's fsync and the rename): seen under the lock, so no send is making it
+   * still; shown now, as the send would have. Undefined for any other file.
+   */
+  private sent(inbox: string, name: string): MessageEntry | undefined {
+    const id = sendingId(name);
+    if (id === undefined) return undefined;
+    try {
+      renameSync(join(inbox, name), join(inbox, waitingName(id)));
+    } catch {
+      return undefined; // Shown meanwhile, or it cannot be yet: the next look tries again.
+    }
+    return { id, name: waitingName(id) };
   }
 
   /**
@@ -357,21 +373,22 @@ class MessageFolder implements FolderMessageStore {
   }
 
   /**
-   * Makes message `id` durable in `inbox`: written whole under a temporary name and fsynced, linked
-   * in as `<id>.json` (never over a file that exists), the inbox folder fsynced (and, the first
-   * time, the folders above it). When a step fails, what was made visible is removed, so a
-   * rejected send changed nothing a take can see (the lock keeps every take out until then).
+   * Makes the prepared file message `id` of `inbox`: linked in as `<id>.json.sending` (never over
+   * a file that exists), which no take looks at, fsynced, the inbox folder fsynced (and, the first
+   * time, the folders above it), then renamed `<id>.json`. A take is woken
+   * by that rename, right before the lock is released, and never waits for an fsync. When a step
+   * before the rename fails the link is taken back: a rejected send changed nothing a take can see.
+   * Once the folder is fsynced the message is durable, and the send is acknowledged: if the rename
+   * does not happen (this process is killed), the next call under the lock makes it.
    */
-  private write(inbox: string, id: number, data: Buffer, fence: LockFence): void {
-    const path = join(inbox, waitingName(id));
-    const temporary = temporaryPath(path);
+  private publish(inbox: string, prepared: Prepared, id: number, fence: LockFence): void {
+    const sending = join(inbox, sendingName(id));
     let linked = false;
     try {
-      writeDurably(temporary, data);
       fence.check();
-      linkIn(temporary, path);
+      linkIn(prepared.path, sending);
       linked = true;
-      rmSync(temporary, { force: true });
+      fsyncSync(prepared.fd);
       syncFolder(inbox);
       if (!this.durableInboxes.has(inbox)) {
         // The inbox's own entry, and those above it when they were just made.
@@ -381,16 +398,20 @@ class MessageFolder implements FolderMessageStore {
         this.durableInboxes.add(inbox);
       }
     } catch (error) {
-      rmSync(temporary, { force: true });
       let outcome = 'nothing was sent';
       if (linked) {
         try {
-          unlinkSync(path);
+          unlinkSync(sending);
         } catch {
           outcome = 'the message may have been sent';
         }
       }
-      throw fileError(path, error, outcome);
+      throw fileError(sending, error, outcome);
+    }
+    try {
+      renameSync(sending, join(inbox, waitingName(id)));
+    } catch (error) {
+      this.options.report(`${sending}: ${codeOf(error)}; the message was sent, and is shown at the next call`);
     }
   }
 
@@ -445,6 +466,44 @@ class MessageFolder implements FolderMessageStore {
   }
 }
 
+/** A message's file written whole under a temporary name, not yet fsynced: its path and its open descriptor. */
+interface Prepared {
+  readonly path: string;
+  readonly fd: number;
+}
+
+/**
+ * Writes a message's file whole under a temporary name in `inbox` (made if missing). It is fsynced
+ * once linked in (`publish`): on ext4 that one journal commit makes the file and its link durable
+ * together, and the folder's fsync after it finds little left to do. @throws ListFileError
+ * (nothing left behind, nothing sent).
+ */
+function prepareMessage(inbox: string, data: Buffer): Prepared {
+  const path = temporaryPath(join(inbox, 'message.json'));
+  let fd: number | undefined;
+  try {
+    mkdirSync(inbox, { recursive: true });
+    fd = openSync(path, 'wx', 0o644);
+    writeAll(fd, data);
+    return { path, fd };
+  } catch (error) {
+    discard({ path, fd: fd ?? -1 });
+    throw fileError(path, error, 'nothing was sent');
+  }
+}
+
+/** Closes and removes a prepared file (linked in by now, or not to be). */
+function discard(prepared: Prepared): void {
+  if (prepared.fd >= 0) {
+    try {
+      closeSync(prepared.fd);
+    } catch {
+      // Its data is either synced already or not wanted.
+    }
+  }
+  rmSync(prepared.path, { force: true });
+}
+
 /**
  * Links `temporary` in as `path`, never over a file that exists; on a file system without hard
  * links, renames it after checking that no file has that name (the lock keeps other senders out).
@@ -462,10 +521,9 @@ function linkIn(temporary: string, path: string): void {
   renameSync(temporary, path);
 }
 
-/** The stored form of a checked message: only its known fields, absent ones left out. */
-function storedMessage(message: OutgoingMessage, id: string, sentAt: number): StoredMessage {
+/** The stored form of a checked message but its id: only its known fields, absent ones left out. */
+function messageFields(message: OutgoingMessage, sentAt: number): Omit<StoredMessage, 'id'> {
   return {
-    id,
     to: message.to,
     ...(message.from === undefined ? {} : { from: message.from }),
     text: message.text,
