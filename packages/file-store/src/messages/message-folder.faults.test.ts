@@ -111,6 +111,44 @@ describe('a send that cannot be made durable', () => {
   });
 });
 
+describe('the message lock under faults', () => {
+  it('taken over before the message is linked in: the send is refused, nothing sent; the new holder keeps its lock', async () => {
+    const path = fresh();
+    const store = storeOn(path);
+    const kept = await store.send(plain('kept'));
+    const root = join(path, '.messages');
+    // While the id is handed out, another process takes the lock over (as it would once it found it stale).
+    failWhen(fs.openSync, 'NONE', (file) => {
+      if (!String(file).endsWith('.last-id')) return false;
+      fs.unlinkSync(join(root, '.lock'));
+      fs.writeFileSync(join(root, '.holder.other'), '');
+      fs.linkSync(join(root, '.holder.other'), join(root, '.lock'));
+      heal();
+      return false;
+    });
+    await expect(store.send(plain('refused'))).rejects.toThrow(
+      /the message lock was lost while the change was being made \(another process holds it now: .*\); nothing was sent$/,
+    );
+    expect(inboxFiles(path)).toEqual([`${kept.id}.json`]);
+    expect(fs.lstatSync(join(root, '.lock')).ino).toBe(fs.lstatSync(join(root, '.holder.other')).ino);
+    fs.unlinkSync(join(root, '.lock'));
+    const next = await store.send(plain('next'));
+    expect((await storeOn(path).take('bob')).messages).toEqual([kept, next]);
+  });
+
+  it('a file system without hard links: the lock is a lock folder, and messages are renamed in', async () => {
+    const path = fresh();
+    failWhen(fs.linkSync, 'EPERM', () => true);
+    const store = storeOn(path);
+    const sent = [await store.send(plain('one')), await store.send(plain('two'))];
+    expect(fs.existsSync(join(path, '.messages', '.lock'))).toBe(false);
+    const delivery = await storeOn(path).take('bob');
+    expect(delivery.messages).toEqual(sent);
+    await delivery.done();
+    expect(inboxFiles(path)).toEqual([]);
+  });
+});
+
 describe('a send stopped once its message is durable', () => {
   it('the rename that shows it fails: the send is acknowledged, and the next call shows the message, in its place', async () => {
     const path = fresh();
