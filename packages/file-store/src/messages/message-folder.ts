@@ -1,18 +1,18 @@
 /**
  * The messages of a list's agents, in the list folder (`TaskFolder.messages`): one inbox folder per
  * agent under `.messages/` (hidden, so Claude Code's reader and its reset pass it by), one file per
- * message, and a lock of its own, `.messages/.lock`, taken as the list lock is (a folder made with
- * one mkdir, fenced by its mtime, taken over once stale) by every send, take, release and peek.
+ * message, and a lock of its own, `.messages/.lock` (message-lock.ts: fenced, taken over once
+ * stale), held by every send, take, release and peek for well under a millisecond.
  *
- * - A send writes its message whole under a temporary name, fsyncs it, links it in as
- *   `<id>.json` (never over a file that exists) and fsyncs the inbox folder before it answers.
+ * - A send writes its message whole under a temporary name before the lock; under it, links it in
+ *   as `<id>.json.sending` (never over a file that exists), fsyncs the file and the inbox folder,
+ *   and renames it `<id>.json`, where takes see it; then it answers.
  * - A take renames the messages it takes to `<id>.json.<until>.<token>.lease`: the lease is on
  *   disk, so every process sees it, and one rename claims a message (of two takes, one wins).
  *   `done` removes those files, `release` renames them back; a lease whose time has passed (its
  *   taker was killed) holds nothing, and the next take renames the file to a lease of its own.
  * - Ids: the last one handed out is kept in `.messages/.last-id`; a new one is above it, above the
- *   inbox's highest, and at least the time in ms times 1 000 (see `nextId`).
- */
+ *   inbox's highest, and at least the time in ms times 1 000 (see `nextId`). */
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
