@@ -5,11 +5,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { OptionsError } from './errors.js';
-import { startHttp } from './http/server.js';
 import { createLogger } from './log.js';
 import { helpText, readOptions, type ServerOptions } from './options.js';
 import { SHUTDOWN_LIMIT_MS } from './shutdown.js';
-import { startStdio } from './stdio.js';
 import { VERSION } from './version.js';
 
 async function main(): Promise<void> {
@@ -43,7 +41,11 @@ async function main(): Promise<void> {
     }
   }
   let close: () => Promise<void>;
+  // Each transport's code is loaded only when it serves (the HTTP side brings the Node adapter, the
+  // board and the sessions): a v2 client spawns a stdio process just to probe the era, and every
+  // start pays for what it imports before its first answer.
   if (options.http) {
+    const { startHttp } = await import('./http/server.js');
     const server = await startHttp(options, log).catch((error: Error) => {
       log.error(`cannot listen on ${options.host}:${options.port}: ${error.message}`);
       process.exit(1);
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
     }
     close = () => server.close();
   } else {
+    const { startStdio } = await import('./stdio.js');
     const server = await startStdio(options, log);
     log.info(`serving over stdio (family ${options.family}, names ${options.names})`);
     close = () => server.close();
