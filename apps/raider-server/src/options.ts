@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { claudeTaskFolder, listFolderName } from '@raider/file-store';
 import { DEFAULT_LIMITS, type TodoLimits } from '@raider/todo-tools/v2';
+import { agentNameProblem } from './conversation/agent-name.js';
 import { MIN_STATE_SECRET_LENGTH } from './conversation/question-state.js';
 import { OptionsError } from './errors.js';
 import type { Family, LogLevel, Names } from './types.js';
@@ -68,6 +69,13 @@ export interface ServerOptions {
   databaseIdleTimeoutMs?: number;
   /** Mount task_claim beside the task tools. */
   claims: boolean;
+  /** Mount the messaging tools (send_message, wait_for_messages) and send wake-ups, for a team on one list. */
+  team?: boolean;
+  /**
+   * Who this server's agent is (the `owner` it uses on tasks): over HTTP it beats the
+   * X-Raider-Agent header. Giving one mounts the messaging tools too.
+   */
+  agent?: string | undefined;
   /** Offer the board as an MCP App to clients that render them (default true). */
   boardApp: boolean;
   /**
@@ -247,6 +255,19 @@ export const FLAGS: readonly Spec[] = [
     help: 'mount task_claim (TaskClaim): atomic claims with leases, for teams of agents',
   },
   {
+    flag: 'team',
+    env: 'RAIDER_TEAM',
+    type: 'boolean',
+    help: 'mount send_message and wait_for_messages, and wake agents when what they wait for changes',
+  },
+  {
+    flag: 'agent',
+    env: 'RAIDER_AGENT',
+    type: 'string',
+    value: 'NAME',
+    help: "who this server's agent is (its task owner name and inbox); mounts the messaging tools",
+  },
+  {
     flag: 'structured-output',
     env: 'RAIDER_STRUCTURED_OUTPUT',
     type: 'boolean',
@@ -383,6 +404,8 @@ function checkTogether(
       throw new OptionsError(`${name('list')}: ${(error as Error).message}`);
     }
   }
+  const agentProblem = options.agent === undefined ? undefined : agentNameProblem(options.agent);
+  if (agentProblem) throw new OptionsError(`${name('agent')}: ${agentProblem}`);
   if (options.stateSecret !== undefined && options.stateSecret.length < MIN_STATE_SECRET_LENGTH) {
     throw new OptionsError(
       `${name('state-secret')}: expected a secret of at least ${MIN_STATE_SECRET_LENGTH} characters (it is the HMAC key of every question's state), received ${options.stateSecret.length}`,
@@ -467,6 +490,8 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     databaseIdleTimeoutMs:
       integer(name('database-idle-timeout'), raw('database-idle-timeout') ?? '10', 0, 24 * 3600) * 1000,
     claims: values.claims === true || (values.claims === undefined && bool('RAIDER_CLAIMS', env.RAIDER_CLAIMS ?? '0')),
+    team: values.team === true || (values.team === undefined && bool('RAIDER_TEAM', env.RAIDER_TEAM ?? '0')),
+    agent: raw('agent'),
     boardApp: values['no-board-app'] !== true && bool('RAIDER_BOARD_APP', env.RAIDER_BOARD_APP ?? '1'),
     structuredOutput:
       values['structured-output'] === true ||

@@ -78,7 +78,8 @@ export async function startStdio(
   process.stdin.once('end', () => markClosed({ reason: 'the client went away', failed: false }));
   const tapped = tapTransport(transport);
   // One server per connection, of the era its opening chose (a discarded probe's server too).
-  const served = serveStdio(({ era }) => conversation.newServer(era), {
+  // Messages taken for a call are removed once the tap saw its answer written (the agent: --agent).
+  const served = serveStdio(({ era }) => conversation.newServer(era, undefined, { answers: tapped }), {
     transport: tapped.transport,
     onerror: (error) => log.debug(`stdio: ${error.message}`),
   });

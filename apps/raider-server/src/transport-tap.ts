@@ -6,6 +6,10 @@
  * line saying what was expected and what was received.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import type { AnswerWatch } from './conversation/answer-watch.js';
+
+/** How long an answer may still be written after its call's signal aborted. */
+const ANSWER_GRACE_MS = 2_000;
 
 /** JSON-RPC's code for invalid method parameters. */
 const INVALID_PARAMS = -32602;
@@ -35,8 +39,11 @@ export function toolCallProblem(params: unknown): string | undefined {
   return undefined;
 }
 
-/** A transport with the guard in front, and the count of the requests it is serving. */
-export interface TappedTransport<T extends Transport> {
+/**
+ * A transport with the guard in front, the count of the requests it is serving, and (as an
+ * AnswerWatch) word of when the answer to a request was written.
+ */
+export interface TappedTransport<T extends Transport> extends AnswerWatch {
   readonly transport: T;
   /** Requests received and not yet answered (the calls in flight). */
   inFlight(): number;
@@ -60,6 +67,13 @@ export function tapTransport<T extends Transport>(transport: T): TappedTransport
   let inner: Transport['onmessage'];
   const open = new Set<string | number>();
   let onDrained: (() => void) | undefined;
+  /** Who waits to hear that the answer to a request id was written (true) or could not be (false). */
+  const answerWaiters = new Map<string | number, Set<(written: boolean) => void>>();
+  const tellAnswered = (id: string | number, written: boolean) => {
+    const waiting = answerWaiters.get(id);
+    answerWaiters.delete(id);
+    for (const resolve of waiting ?? []) resolve(written);
+  };
   const guarded: NonNullable<Transport['onmessage']> = (message, extra) => {
     const request = message as { id?: string | number; method?: string; params?: unknown };
     const problem = request.method === 'tools/call' && request.id !== undefined && toolCallProblem(request.params);
@@ -101,18 +115,48 @@ export function tapTransport<T extends Transport>(transport: T): TappedTransport
   // An answer (a result or an error for a request id) ends that request once it is written.
   const send = transport.send.bind(transport);
   transport.send = async (message, options) => {
+    const answer = message as { id?: string | number; method?: string };
+    const isAnswer = answer.method === undefined && answer.id !== undefined;
+    let written = false;
     try {
       await send(message, options);
+      written = true;
     } finally {
       // Written, or never to be (the client went away): either way the request is over.
-      const answer = message as { id?: string | number; method?: string };
-      if (answer.method === undefined && answer.id !== undefined && open.delete(answer.id) && open.size === 0) {
-        onDrained?.();
+      if (isAnswer) {
+        const id = answer.id as string | number;
+        if (open.delete(id) && open.size === 0) onDrained?.();
+        tellAnswered(id, written);
       }
     }
   };
   return {
     transport,
+    answered(requestId, signal) {
+      return new Promise<boolean>((resolve) => {
+        if (signal.aborted) return resolve(false);
+        let waiting = answerWaiters.get(requestId);
+        if (!waiting) {
+          waiting = new Set();
+          answerWaiters.set(requestId, waiting);
+        }
+        const settle = (written: boolean) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(written);
+        };
+        // The call was cancelled, or the connection ended: an answer the server was already
+        // sending may still be written in a moment; after that, none will be.
+        const onAbort = () => {
+          setTimeout(() => {
+            if (!answerWaiters.get(requestId)?.delete(settle)) return;
+            if (answerWaiters.get(requestId)?.size === 0) answerWaiters.delete(requestId);
+            resolve(false);
+          }, ANSWER_GRACE_MS).unref();
+        };
+        waiting.add(settle);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    },
     inFlight: () => open.size,
     drained(timeoutMs) {
       if (open.size === 0) return Promise.resolve(true);

@@ -6,7 +6,7 @@
  * there is one conversation; over HTTP one per 2025-era session, each isolated, and one per list
  * for the 2026 era. Its parts: families.ts, questions.ts, resources.ts, claude-names.ts.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { McpServer, type RegisteredTool, type ServerContext } from '@modelcontextprotocol/server';
 import type { Answerer } from '@raider/ask-tools/v2';
 import { TaskRegistry } from '@raider/tasks-registry';
@@ -19,6 +19,7 @@ import { VERSION } from '../version.js';
 import { underClaudeNames } from './claude-names.js';
 import { mountFamily } from './families.js';
 import { instructions } from './instructions.js';
+import { type Caller, createMessaging, ownersIn } from './messages.js';
 import { withProgress } from './progress.js';
 import { createQuestions, firstOf } from './questions.js';
 import { plainEntries, registerResources, TASKS_URI, WORK_URI } from './resources.js';
@@ -36,6 +37,14 @@ export interface ConversationOptions {
   list?: ListHandle;
   /** Mount task_claim beside the task tools (the tasks family). */
   claims?: boolean;
+  /** Mount the messaging tools on every server and send wake-ups (`--team`; messages.ts). */
+  team?: boolean | undefined;
+  /** Every server's agent (`--agent`; it beats what a caller names); giving one mounts the messaging tools. */
+  agent?: string | undefined;
+  /** Servers may be made for agents their callers name (X-Raider-Agent): wake-ups are watched from the start. */
+  namedAgents?: boolean;
+  /** The conversation's own id, the agent of a server that names none (default: a random UUID). */
+  id?: string;
   /** Offer the board as an MCP App to a client that renders them (default true). */
   boardApp?: boolean;
   /** Results carry structuredContent and the tools declare output schemas (default false). */
@@ -63,6 +72,8 @@ export type ConversationSettings = Pick<
   | 'askTimeoutMs'
   | 'limits'
   | 'claims'
+  | 'team'
+  | 'agent'
   | 'boardApp'
   | 'structuredOutput'
   | 'alwaysLoad'
@@ -72,7 +83,8 @@ export type ConversationSettings = Pick<
 /** The conversation settings among `options` (a server's options), and only those. */
 export function settingsOf(options: ConversationSettings): ConversationSettings {
   const { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad, stateSecret } = options;
-  return { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad, stateSecret };
+  const team = { team: options.team, agent: options.agent };
+  return { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad, stateSecret, ...team };
 }
 
 /** The era a server serves: 2025 (`initialize`, sessions) or 2026-07-28 (per request). */
@@ -84,14 +96,17 @@ export interface Conversation {
   readonly family: Family;
   /** The id of the shared or durable list, if the conversation works on one. */
   readonly listId: string | undefined;
+  /** The conversation's own id (the agent of a server whose caller names none, with messaging on). */
+  readonly id: string;
   /**
    * A fresh v2 McpServer with the conversation's tools and resources, for one connection or one
    * request of `era` (a factory for `serveStdio` and `createMcpHandler`). A change of the list
    * reaches every server made here that is still open. `request`: the 2026-era request a server
    * is made for (over HTTP), with the client capabilities its envelope declares; without it a
    * 2026-era server (pinned to a connection: stdio) takes them from its first requests.
+   * `caller`: the agent the connection or request names, and word of its written answers.
    */
-  newServer(era: Era, request?: { clientCapabilities?: unknown }): McpServer;
+  newServer(era: Era, request?: { clientCapabilities?: unknown }, caller?: Caller): McpServer;
   /** Called after every change of the list or of the registry, besides the servers' own notifications. */
   onChanged(listener: (uri: string) => void): () => void;
   /** The task list as raider://tasks shows it. */
@@ -118,7 +133,21 @@ export function createConversation(options: ConversationOptions): Conversation {
     options.onChange?.();
   };
   const list = options.list;
-  const family = mountFamily(options.family, list, options.limits ?? {}, () => changed(TASKS_URI), log, {
+  const id = options.id ?? randomUUID();
+  const messaging = createMessaging({
+    names: options.names,
+    team: options.team === true,
+    agent: options.agent,
+    conversationId: id,
+    list,
+    namedAgents: options.namedAgents === true,
+    owners: async () => ownersIn(await family.listState()),
+    changed: (uri) => changed(uri),
+    progressEveryMs: options.progressEveryMs,
+    log,
+  });
+  const observed = messaging.observe(list);
+  const family = mountFamily(options.family, observed, options.limits ?? {}, () => changed(TASKS_URI), log, {
     claims: options.claims === true,
     structuredOutput: options.structuredOutput === true,
     alwaysLoad: options.alwaysLoad === true,
@@ -138,14 +167,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   registry.on('added', () => changed(WORK_URI));
   registry.on('finished', () => changed(WORK_URI));
 
-  /** newServer's: the question tool as a 2026-era server registers it, recorded by the first such server. */
-  let modernQuestionTool:
-    | {
-        tools: [string, object, (args: unknown, ctx: ServerContext) => unknown][];
-        servedBy: AsyncLocalStorage<McpServer>;
-      }
-    | undefined;
-  const newServer = (era: Era, request?: { clientCapabilities?: unknown }): McpServer => {
+  const newServer = (era: Era, request?: { clientCapabilities?: unknown }, caller?: Caller): McpServer => {
     const server = new McpServer(
       { name: 'raider-server', version: VERSION },
       {
@@ -180,36 +202,10 @@ export function createConversation(options: ConversationOptions): Conversation {
         return tool;
       },
     };
-    family.register(options.names === 'claude' ? underClaudeNames(base) : base);
-    if (era === 'legacy') questions.register(server, era);
-    else {
-      // A 2026-era server is made per request over HTTP, and mounting the question tool was most
-      // of its making (AskTools turns the tool's input schema into JSON Schema at every mount). What
-      // it registers is the same for every 2026-era server (its answerer reads the call's envelope),
-      // so it is recorded once and registered on each. The one thing it reads of its server, the
-      // client's capabilities (when the envelope has none), it reads of the server serving the call.
-      if (!modernQuestionTool) {
-        const recorded: [string, object, (args: unknown, ctx: ServerContext) => unknown][] = [];
-        const servedBy = new AsyncLocalStorage<McpServer>();
-        const recorder = {
-          server: { getClientCapabilities: () => servedBy.getStore()?.server.getClientCapabilities() },
-          registerTool: (name: string, config: object, handler: (args: unknown, ctx: ServerContext) => unknown) => {
-            recorded.push([name, config, handler]);
-          },
-        };
-        questions.register(recorder as unknown as McpServer, 'modern');
-        modernQuestionTool = { tools: recorded, servedBy };
-      }
-      const { tools, servedBy } = modernQuestionTool;
-      for (const [name, config, handler] of tools) {
-        server.registerTool(
-          name,
-          config as never,
-          ((args: unknown, ctx: ServerContext) => servedBy.run(server, () => handler(args, ctx))) as never,
-        );
-      }
-    }
+    family.register(messaging.registrar(options.names === 'claude' ? underClaudeNames(base) : base, caller));
+    questions.register(server, era);
     const resources = registerResources(server, era, listState, registry);
+    messaging.mount(server, caller, resources);
     servers.set(server, (uri) => resources.notify(uri));
     server.server.onclose = () => {
       servers.delete(server);
@@ -238,6 +234,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     registry,
     family: options.family,
     listId: list?.id,
+    id,
     newServer,
     onChanged(listener) {
       listeners.add(listener);
@@ -248,6 +245,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     endQuestions: questions.endQuestions,
     async close(reason: string) {
       family.stop();
+      messaging.close();
       list?.release();
       questions.endQuestions(reason);
       // Let the withdrawn calls send their results before the transports go.

@@ -33,6 +33,15 @@ function firstUnprintable(value: string): number {
  * listFromHeader('team Î²');        // { refused: 'expected … received byte 0xCE at byte 6 of 7' }
  */
 export function listFromHeader(value: string): { listId: string } | { refused: string } {
+  const read = nameFromHeader(value, 'a list name', EXAMPLE);
+  return 'name' in read ? { listId: read.name } : read;
+}
+
+/**
+ * The name a header value carries, percent-decoded, or why it is refused, as `listFromHeader`
+ * reads X-Raider-List (X-Raider-Agent is read the same way): `what` and `example` word the refusal.
+ */
+export function nameFromHeader(value: string, what: string, example: string): { name: string } | { refused: string } {
   const at = firstUnprintable(value);
   if (at !== -1) {
     const code = value.charCodeAt(at);
@@ -44,15 +53,15 @@ export function listFromHeader(value: string): { listId: string } | { refused: s
         ? `character U+${hex.padStart(4, '0')} at character ${at + 1} of ${value.length}`
         : `${code < 0x20 || code === 0x7f ? 'control character' : 'byte'} 0x${hex.padStart(2, '0')} at byte ${at + 1} of ${value.length}`;
     return {
-      refused: `expected a list name in printable ASCII, anything else percent-encoded as UTF-8 (${EXAMPLE}), received ${received}`,
+      refused: `expected ${what} in printable ASCII, anything else percent-encoded as UTF-8 (${example}), received ${received}`,
     };
   }
   try {
-    return { listId: decodeURIComponent(value) };
+    return { name: decodeURIComponent(value) };
   } catch {
     const received = value.length <= 80 ? JSON.stringify(value) : `a value of ${value.length} characters`;
     return {
-      refused: `expected a list name percent-encoded as UTF-8, %XX for each byte (${EXAMPLE}), received a malformed percent-encoding: ${received}`,
+      refused: `expected ${what} percent-encoded as UTF-8, %XX for each byte (${example}), received a malformed percent-encoding: ${received}`,
     };
   }
 }

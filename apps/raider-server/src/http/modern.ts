@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type NodeMcpRequestHandler, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { envelopeCapabilities } from '../board/board-app.js';
+import { responseAnswer } from '../conversation/answer-watch.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { Logger } from '../log.js';
 
@@ -46,6 +47,8 @@ export interface ModernListsOptions {
  * app to a client that announces MCP Apps).
  */
 const servedBody = new AsyncLocalStorage<unknown>();
+/** The agent the 2026-era request being served names (X-Raider-Agent), and its response (its answer is written when it finished). */
+const servedCaller = new AsyncLocalStorage<{ agent: string | undefined; res: ServerResponse }>();
 
 /** The lists the 2026 era is served on now. */
 export class ModernLists {
@@ -67,10 +70,11 @@ export class ModernLists {
   }
 
   /**
-   * Serves one 2026-era request on list `listId`, with its body already read (`body`).
+   * Serves one 2026-era request on list `listId`, with its body already read (`body`), for the
+   * agent it names (`agent`, X-Raider-Agent).
    * @throws what `converse` throws, for a list not served yet.
    */
-  async serve(listId: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async serve(listId: string, req: IncomingMessage, res: ServerResponse, body: unknown, agent?: string): Promise<void> {
     const served = this.open(listId);
     served.lastSeen = Date.now();
     served.inFlight += 1;
@@ -79,7 +83,7 @@ export class ModernLists {
       served.lastSeen = Date.now();
     });
     const handle = this.nodeHandlers.get(served) as NodeMcpRequestHandler;
-    await servedBody.run(body, () => handle(req, res, body));
+    await servedCaller.run({ agent, res }, () => servedBody.run(body, () => handle(req, res, body)));
   }
 
   /** The list's serving, started for its first request. */
@@ -89,7 +93,14 @@ export class ModernLists {
     this.makeRoom();
     const conversation = this.options.converse(listId);
     const handler = createMcpHandler(
-      () => conversation.newServer('modern', { clientCapabilities: envelopeCapabilities(servedBody.getStore()) }),
+      () => {
+        const caller = servedCaller.getStore();
+        return conversation.newServer(
+          'modern',
+          { clientCapabilities: envelopeCapabilities(servedBody.getStore()) },
+          caller && { agent: caller.agent, answers: responseAnswer(caller.res) },
+        );
+      },
       {
         legacy: 'reject',
         maxRequestBodySize: this.options.maxBodyBytes,

@@ -22,6 +22,7 @@ import { projectListId } from '../lists/project-list.js';
 import { type Logger, silent } from '../log.js';
 import type { ServerOptions } from '../options.js';
 import { SHUTDOWN_GRACE_MS } from '../shutdown.js';
+import { AGENT_HEADER, agentFromHeader } from './agent-header.js';
 import { readBody } from './body.js';
 import { isWildcard, requestGuard, type Verdict } from './guard.js';
 import { LIST_HEADER, listFromHeader } from './list-header.js';
@@ -121,7 +122,8 @@ class McpEndpoint {
       idleTimeoutMs: options.idleTimeoutMs,
       maxBodyBytes: options.maxBodyBytes,
       log,
-      converse: (listId) => this.converse(listId, () => listId),
+      // A request may name its agent (X-Raider-Agent): the list's wake-ups are watched from the start.
+      converse: (listId) => this.converse(listId, () => listId, { namedAgents: true }),
       onChange: () => this.board?.changed(),
     });
     const map = this.sessions.map;
@@ -172,6 +174,7 @@ class McpEndpoint {
     // A GET is the client's standing event stream, open for the session's life: not activity. A
     // POST counts until its answer is finished (an event stream stays open while its call waits).
     if (req.method === 'POST') {
+      session.answers.track(body, res);
       session.inFlight += 1;
       res.once('close', () => {
         session.inFlight -= 1;
@@ -185,8 +188,10 @@ class McpEndpoint {
   private async serveModern(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const listId = this.modernList(req, res);
     if (listId === undefined) return;
+    const named = this.agentNamed(req, res);
+    if (!named) return;
     try {
-      await this.modern.serve(listId, req, res, body);
+      await this.modern.serve(listId, req, res, body, named.agent);
     } catch (error) {
       if (error instanceof ListIdError)
         return void rpcError(res, 400, -32602, `Bad ${LIST_HEADER} header: ${error.message}`);
@@ -217,6 +222,8 @@ class McpEndpoint {
     // A bad list name is refused before a session is ended to make room for it.
     const named = this.listNamed(req, res);
     if (!named) return;
+    const agent = this.agentNamed(req, res);
+    if (!agent) return;
     let listId = named.listId;
     if (!this.sessions.makeRoom()) {
       const message = `Service unavailable: ${this.options.maxSessions} sessions are open and busy, the most allowed`;
@@ -225,8 +232,13 @@ class McpEndpoint {
     // Durable, without a name: a list of the session's own.
     if (listId === undefined && (this.options.dataDir || this.options.databaseUrl)) listId = `session-${randomUUID()}`;
     try {
-      return this.sessions.open((session) =>
-        this.converse(listId, () => listId ?? `session ${session.transport.sessionId?.slice(0, 8)}`),
+      return this.sessions.open(
+        (session) =>
+          this.converse(listId, () => listId ?? `session ${session.transport.sessionId?.slice(0, 8)}`, {
+            id: session.id,
+            namedAgents: agent.agent !== undefined,
+          }),
+        agent.agent,
       );
     } catch (error) {
       if (error instanceof ListIdError)
@@ -258,8 +270,27 @@ class McpEndpoint {
     return read;
   }
 
+  /**
+   * The agent a request names in X-Raider-Agent (percent-decoded, checked as an agent name), none
+   * when the server has --agent (which wins) or the header is absent; undefined when the request
+   * was answered (a 400 for a name that is refused).
+   */
+  private agentNamed(req: IncomingMessage, res: ServerResponse): { agent: string | undefined } | undefined {
+    if (this.options.agent !== undefined) return { agent: undefined };
+    const named = req.headers[AGENT_HEADER];
+    const header = Array.isArray(named) ? named[0] : named;
+    if (header === undefined) return { agent: undefined };
+    const read = agentFromHeader(header);
+    if ('refused' in read) return void rpcError(res, 400, -32602, `Bad ${AGENT_HEADER} header: ${read.refused}`);
+    return read;
+  }
+
   /** The conversation of a new session or of a list served to the 2026 era, on list `listId` when there is one. */
-  private converse(listId: string | undefined, name: () => string): Conversation {
+  private converse(
+    listId: string | undefined,
+    name: () => string,
+    identity: { id?: string; namedAgents?: boolean } = {},
+  ): Conversation {
     const { options, board } = this;
     const list = listFor(options, listId, {
       keepMs: options.idleTimeoutMs,
@@ -269,6 +300,7 @@ class McpEndpoint {
     try {
       return createConversation({
         ...settingsOf(options),
+        ...identity,
         log: this.log,
         ...(list ? { list } : {}),
         ...(board ? { onChange: () => board.changed(), fallbackAnswerer: board.answerer(name) } : {}),

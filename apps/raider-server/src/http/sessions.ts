@@ -8,13 +8,18 @@ import {
   NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport,
   type StreamableHTTPServerTransportOptions,
 } from '@modelcontextprotocol/node';
+import { SessionAnswers } from '../conversation/answer-watch.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { Logger } from '../log.js';
 import { guardToolCalls } from '../transport-tap.js';
 
 /** One MCP session over HTTP. */
 export interface Session {
+  /** Its Mcp-Session-Id (made before the initialize is answered: the conversation's id too). */
+  id: string;
   transport: StreamableHTTPServerTransport;
+  /** Which POST carries the answer of each request (messages taken are removed once it finished). */
+  answers: SessionAnswers;
   conversation: Conversation;
   lastSeen: number;
   /** POST requests of this session being served now (a tool call waiting on a person, say): not idle. */
@@ -101,14 +106,15 @@ export class Sessions {
    * Opens a session for `conversation` (made by `converse`, which is given the session so a board
    * can name it). It joins the map once the client's initialize is answered; when the transport
    * refuses that initialize instead, the conversation is ended at once (its list released).
+   * `agent`: the agent its initialize named, if any.
    */
-  open(converse: (session: Session) => Conversation): Session {
-    const session = { lastSeen: Date.now(), inFlight: 0 } as Session;
+  open(converse: (session: Session) => Conversation, agent?: string): Session {
+    const session = { id: randomUUID(), lastSeen: Date.now(), inFlight: 0, answers: new SessionAnswers() } as Session;
     session.conversation = converse(session);
     let refused = false;
     session.transport = new SessionTransport(
       {
-        sessionIdGenerator: () => randomUUID(),
+        sessionIdGenerator: () => session.id,
         onsessioninitialized: (sid) => {
           this.map.set(sid, session);
           this.options.onChange();
@@ -127,7 +133,10 @@ export class Sessions {
       const sid = session.transport.sessionId;
       if (sid) this.end(sid, 'the session was closed');
     };
-    void session.conversation.newServer('legacy').connect(guardToolCalls(session.transport));
+    // The agent the initialize named (X-Raider-Agent), for the session's life.
+    void session.conversation
+      .newServer('legacy', undefined, { agent, answers: session.answers })
+      .connect(guardToolCalls(session.transport));
     return session;
   }
 

@@ -11,6 +11,7 @@
  * the old one). Only CLAUDE_CODE_TASK_LIST_ID keeps both on one folder across `/clear`.
  */
 import { claudeListId, claudeTaskFolder } from '@raider/file-store';
+import type { MessageStore } from '@raider/tasks-registry';
 import type { ListStore, TaskStore } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
 import { folderList } from './folder-lists.js';
@@ -95,11 +96,30 @@ export function claudeSessionList(
       return current.handle.tasks().transact(since, fn);
     },
   };
+  // The inboxes of the folder the list is in now. A watch stays on the folder it began on, and ends
+  // when Claude Code moves the list (the old folder's handle is released): a waiting
+  // wait_for_messages still looks again every few seconds.
+  const messages: MessageStore = {
+    send: (message) => {
+      follow();
+      return current.handle.messages().send(message);
+    },
+    take: (agent, options) => {
+      follow();
+      return current.handle.messages().take(agent, options);
+    },
+    peek: (agent) => {
+      follow();
+      return current.handle.messages().peek(agent);
+    },
+    watch: (agent, onMessage) => current.handle.messages().watch(agent, onMessage),
+  };
   return {
     get id() {
       return current.id;
     },
     tasks: () => tasks,
+    messages: () => messages,
     store<T>(section: WholeSection): ListStore<T> {
       return {
         load: () => {

@@ -26,6 +26,8 @@ export function folderList(dataDir: string, id: string, log: Logger | undefined)
     id,
     tasks: () => tasks,
     store: <T>(section: WholeSection) => (section === 'todo' ? folder.todo : folder.todoWrite) as ListStore<T>,
+    // `.messages/` in the list folder (one file per message; leases as renames every process sees).
+    messages: () => folder.messages,
     watch: (onChange) => folder.watch(onChange),
     release: () => folder.close(),
   };

@@ -2,6 +2,7 @@
  * The list a conversation works on, wherever it lives: a folder under the data dir, a database, or
  * this process's memory. Each conversation holds its own handle.
  */
+import type { MessageStore } from '@raider/tasks-registry';
 import type { ListStore, TaskStore } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
 import { folderList } from './folder-lists.js';
@@ -11,12 +12,17 @@ import { type PostgresSettings, postgresList } from './postgres-lists.js';
 /** The families kept whole (the task list is kept by record). */
 export type WholeSection = 'todo' | 'todo_write';
 
-/** A named list: the task store, the store of each other family, and a watch for changes made elsewhere. */
+/** A named list: the task store, the store of each other family, its agents' inboxes, and a watch for changes made elsewhere. */
 export interface ListHandle {
   readonly id: string;
   /** The task list, by record, for one holder (one conversation). */
   tasks(): TaskStore;
   store<T>(section: WholeSection): ListStore<T>;
+  /**
+   * The inboxes of the list's agents (issue 27), shared by everyone on the list: this process's
+   * conversations for a list in memory, every process on the folder or the database otherwise.
+   */
+  messages(): MessageStore;
   /** Calls `onChange` when the list may have changed elsewhere (another session or process); returns a function that stops it. */
   watch(onChange: () => void): () => void;
   /** Called once when the conversation that opened the handle ends (an in-memory list may go). */

@@ -1,4 +1,5 @@
 /** Lists shared in memory by this process's conversations that name them (no data dir, no database). */
+import { type MessageStore, memoryMessageStore } from '@raider/tasks-registry';
 import { type ListStore, memoryStore, memoryTaskStore, type TaskStore } from '@raider/todo-tools/v2';
 import { SharedListLimitError } from '../errors.js';
 import type { ListHandle, WholeSection } from './list-handle.js';
@@ -14,6 +15,8 @@ export interface MemoryListOptions {
 interface SharedList {
   tasks: TaskStore;
   sections: Map<string, ListStore<unknown>>;
+  /** The inboxes of the list's agents, made at the first use. */
+  messages: MessageStore | undefined;
   /** Conversations to tell of a change to a whole-kept family. */
   listeners: Set<() => void>;
   /** Conversations using the list now. */
@@ -56,6 +59,7 @@ export function memoryList(id: string, options: MemoryListOptions = {}): ListHan
     shared = {
       tasks: memoryTaskStore(),
       sections: new Map(),
+      messages: undefined,
       listeners: new Set(),
       users: 0,
       unusedSince: Date.now(),
@@ -88,6 +92,10 @@ export function memoryList(id: string, options: MemoryListOptions = {}): ListHan
         list.sections.set(section, store);
       }
       return store as ListStore<T>;
+    },
+    messages() {
+      list.messages ??= memoryMessageStore();
+      return list.messages;
     },
     watch(onChange) {
       list.listeners.add(onChange);

@@ -4,6 +4,7 @@
  * store's word on its LISTEN connection (lost, back) goes to the server's log.
  */
 import type { PostgresLists } from '@raider/postgres-store';
+import type { MessageStore } from '@raider/tasks-registry';
 import type { ListStore, TaskCatchUp, TaskStore, TaskTransaction } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
 import type { ListHandle, WholeSection } from './list-handle.js';
@@ -76,9 +77,36 @@ export function postgresList(
       (await list()).tasks.transact(seq, fn),
   };
   const stops = new Set<() => void>();
+  /** Opens the list for `onOpen`, unless the returned stop was called first; the stop ends what `onOpen` began. */
+  const whenOpen = (onOpen: (opened: Awaited<ReturnType<typeof list>>) => () => void): (() => void) => {
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    void list().then(
+      (opened) => {
+        if (!stopped) stop = onOpen(opened);
+      },
+      // The database cannot be reached: the calls say so; a watch just hears nothing until then.
+      () => {},
+    );
+    const unwatch = () => {
+      stopped = true;
+      stop?.();
+      stops.delete(unwatch);
+    };
+    stops.add(unwatch);
+    return unwatch;
+  };
+  // The inboxes (raider_messages, NOTIFY on every send): the pool and LISTEN connection are the lists'.
+  const messages: MessageStore = {
+    send: async (message) => (await list()).messages.send(message),
+    take: async (agent, options) => (await list()).messages.take(agent, options),
+    peek: async (agent) => (await list()).messages.peek(agent),
+    watch: (agent, onMessage) => whenOpen((opened) => opened.messages.watch(agent, onMessage)),
+  };
   return {
     id,
     tasks: () => tasks,
+    messages: () => messages,
     store<T>(section: WholeSection): ListStore<T> {
       const pick = async () => {
         const opened = await list();
@@ -89,20 +117,7 @@ export function postgresList(
         transact: async (fn) => (await pick()).transact(fn),
       };
     },
-    watch(onChange) {
-      let stop: (() => void) | undefined;
-      let stopped = false;
-      void list().then((opened) => {
-        if (!stopped) stop = opened.watch(onChange);
-      });
-      const unwatch = () => {
-        stopped = true;
-        stop?.();
-        stops.delete(unwatch);
-      };
-      stops.add(unwatch);
-      return unwatch;
-    },
+    watch: (onChange) => whenOpen((opened) => opened.watch(onChange)),
     release() {
       for (const stop of [...stops]) stop();
     },
