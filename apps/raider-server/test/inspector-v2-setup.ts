@@ -12,8 +12,8 @@
  *   hash; no install script runs), only `bin/node` unpacked, into node_modules/.cache/node-<version>-<platform>/.
  *   `RAIDER_NODE22=/path/to/node` uses another Node (>= 22.19.0) instead.
  * - The Inspector: `npm install @modelcontextprotocol/inspector@<version>` into
- *   node_modules/.cache/mcp-inspector-<version>-<platform>/ (about 110 MB, 120 packages), with that
- *   Node first on PATH so npm runs on it, npm's own cache inside the folder (removed after), no
+ *   node_modules/.cache/mcp-inspector-<version>-<platform>/ (about 110 MB, 120 packages), with the
+ *   Node the tests run on (npm's global config with it: a CA file, a proxy), npm's own cache inside the folder (removed after), no
  *   install scripts (its one postinstall is a no-op outside its own source checkout).
  *
  * Each is done once and reused by every later run. Two runs may start at once: each works in a
@@ -324,7 +324,12 @@ export async function inspectorV2(): Promise<InspectorV2> {
       const installed = await run(
         NPM,
         ['install', spec, '--prefix', staging, '--ignore-scripts', '--workspaces=false', ...npmFlags(staging)],
-        { cwd: staging, timeoutMs: left, env: pathWith(node.path) },
+        // On the Node running the tests, not the fetched one: npm then reads the same global config
+        // (a CA file, a proxy) as every other npm call here; under turbo, whose tasks see only some
+        // variables (NODE_EXTRA_CA_CERTS not among them), npm on the fetched Node found no CA and
+        // failed with "self-signed certificate in certificate chain". --ignore-scripts: nothing of
+        // the package runs at install, so its engines (Node >= 22.19) do not matter here.
+        { cwd: staging, timeoutMs: left, env: process.env },
       );
       if (installed.code === 0 && existsSync(join(staging, 'node_modules', '@modelcontextprotocol', 'inspector'))) {
         return undefined;
