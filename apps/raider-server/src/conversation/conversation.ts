@@ -6,6 +6,7 @@
  * there is one conversation; over HTTP one per 2025-era session, each isolated, and one per list
  * for the 2026 era. Its parts: families.ts, questions.ts, resources.ts, claude-names.ts.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { McpServer, type RegisteredTool, type ServerContext } from '@modelcontextprotocol/server';
 import type { Answerer } from '@raider/ask-tools/v2';
@@ -167,6 +168,13 @@ export function createConversation(options: ConversationOptions): Conversation {
   registry.on('added', () => changed(WORK_URI));
   registry.on('finished', () => changed(WORK_URI));
 
+  /** newServer's: the question tool as a 2026-era server registers it, recorded by the first such server. */
+  let modernQuestionTool:
+    | {
+        tools: [string, object, (args: unknown, ctx: ServerContext) => unknown][];
+        servedBy: AsyncLocalStorage<McpServer>;
+      }
+    | undefined;
   const newServer = (era: Era, request?: { clientCapabilities?: unknown }, caller?: Caller): McpServer => {
     const server = new McpServer(
       { name: 'raider-server', version: VERSION },
@@ -203,7 +211,34 @@ export function createConversation(options: ConversationOptions): Conversation {
       },
     };
     family.register(messaging.registrar(options.names === 'claude' ? underClaudeNames(base) : base, caller));
-    questions.register(server, era);
+    if (era === 'legacy') questions.register(server, era);
+    else {
+      // A 2026-era server is made per request over HTTP, and mounting the question tool was most
+      // of its making (AskTools turns the tool's input schema into JSON Schema at every mount). What
+      // it registers is the same for every 2026-era server (its answerer reads the call's envelope),
+      // so it is recorded once and registered on each. The one thing it reads of its server, the
+      // client's capabilities (when the envelope has none), it reads of the server serving the call.
+      if (!modernQuestionTool) {
+        const recorded: [string, object, (args: unknown, ctx: ServerContext) => unknown][] = [];
+        const servedBy = new AsyncLocalStorage<McpServer>();
+        const recorder = {
+          server: { getClientCapabilities: () => servedBy.getStore()?.server.getClientCapabilities() },
+          registerTool: (name: string, config: object, handler: (args: unknown, ctx: ServerContext) => unknown) => {
+            recorded.push([name, config, handler]);
+          },
+        };
+        questions.register(recorder as unknown as McpServer, 'modern');
+        modernQuestionTool = { tools: recorded, servedBy };
+      }
+      const { tools, servedBy } = modernQuestionTool;
+      for (const [name, config, handler] of tools) {
+        server.registerTool(
+          name,
+          config as never,
+          ((args: unknown, ctx: ServerContext) => servedBy.run(server, () => handler(args, ctx))) as never,
+        );
+      }
+    }
     const resources = registerResources(server, era, listState, registry);
     messaging.mount(server, caller, resources);
     servers.set(server, (uri) => resources.notify(uri));
