@@ -34,8 +34,8 @@ const CLAUDE_TO_RAIDER: ReadonlyMap<string, string> = new Map([
   ['AskUserQuestion', 'ask_user'],
   ['EnterPlanMode', 'enter_plan_mode'],
   ['ExitPlanMode', 'exit_plan_mode'],
-  // send_message since ADR 0027; raider-server does not offer it yet, and the table says what a
-  // name means, not that the tool is mounted.
+  // send_message since ADR 0027; raider-server mounts it with --team or an agent name (issue 27),
+  // and the table says what a name means, not that the tool is mounted.
   ['SendMessage', 'send_message'],
   // Monitor and the Cron tools since ADR 0031, the worktree tools since ADR 0032.
   ['Monitor', 'monitor'],
