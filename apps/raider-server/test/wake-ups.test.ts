@@ -69,11 +69,16 @@ describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
     );
   });
 
-  it("a claim's lapsed lease notifies its owner", async () => {
+  it("a claim's lapsed lease notifies its owner and the agents waiting on the task", async () => {
     const server = await serve(['--claims']);
     const list = `lapse-${era}`;
     const alice = await agentClient(server.url, era, list, 'alice');
+    const bob = await agentClient(server.url, era, list, 'bob');
     await alice.call('task_create', { subject: 'Write the parser', description: '' });
+    await bob.call('task_create', { subject: 'Ship it', description: '' });
+    await bob.call('task_create', { subject: 'Announce it', description: '' });
+    await bob.call('task_update', { taskId: '2', owner: 'bob', addBlockedBy: ['1'] });
+    await bob.call('task_update', { taskId: '3', owner: 'bob', addBlockedBy: ['1'] });
     expect(await alice.call('task_claim', { taskId: '1', owner: 'alice', leaseSeconds: 1 })).toBe(
       'Claimed task #1: Write the parser',
     );
@@ -84,7 +89,18 @@ describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
         'Your claim on task #1 "Write the parser" lapsed: no update within its 1-second lease; it is pending and unowned again',
       ),
     );
-    expect(await alice.call('task_list')).toBe('#1 [pending] Write the parser');
+    expect(await bob.call('wait_for_messages', { timeoutSeconds: 30 })).toBe(
+      notification(
+        '1',
+        'failed',
+        'The claim of alice on task #1 "Write the parser", which blocks your tasks #2 "Ship it", #3 "Announce it", lapsed; it is pending and unowned again',
+      ),
+    );
+    expect(await alice.call('task_list')).toBe(
+      '#1 [pending] Write the parser\n#2 [pending] Ship it (bob) [blocked by #1]\n#3 [pending] Announce it (bob) [blocked by #1]',
+    );
+    // Told once.
+    expect(await bob.call('wait_for_messages', { timeoutSeconds: 0 })).toBe('No messages');
   });
 });
 

@@ -2,7 +2,7 @@
  * The wake-ups raider sends by itself (issue 27), as `<task-notification>`s in Claude Code's form
  * (`notificationText` of @raider/tasks-registry), into the inbox of the agent they concern:
  * - a task completes or is deleted: the owner of every task it blocked;
- * - a claim's lease lapses: the claim's owner;
+ * - a claim's lease lapses: the claim's owner, and the owners of the open tasks it blocks (the agents waiting on it);
  * - someone else changes a task an agent owns (or makes an agent its owner): that agent.
  *
  * A change is announced by the holder that committed it, and only there: the conversation's task
@@ -82,6 +82,35 @@ function blockedOwners(
   });
 }
 
+/**
+ * To the owners of the open tasks `task` blocks (the agents waiting on it), when the claim of
+ * `lapsedOwner` on it lapsed, one wake-up each: `The claim of alice on task #1 "Write the parser",
+ * which blocks your task #2 "Ship it", lapsed; it is pending and unowned again`. Not to the lapsed
+ * owner (told already), nor to `actor`, nor to whoever holds the task now.
+ */
+function waitingOwners(
+  task: TaskRecord,
+  lapsedOwner: string,
+  now: string,
+  all: ReadonlyMap<string, TaskRecord>,
+  actor: string | undefined,
+): WakeUp[] {
+  const byOwner = new Map<string, TaskRecord[]>();
+  for (const id of task.blocks) {
+    const blocked = all.get(id);
+    const owner = blocked?.owner;
+    if (!blocked || blocked.status === 'completed' || !owner) continue;
+    if (owner === lapsedOwner || owner === actor || owner === task.owner) continue;
+    byOwner.set(owner, [...(byOwner.get(owner) ?? []), blocked]);
+  }
+  return [...byOwner].map(([owner, tasks]) => ({
+    to: owner,
+    status: 'failed',
+    summary: `The claim of ${lapsedOwner} on task ${named(task)}, which blocks your ${tasks.length === 1 ? 'task' : 'tasks'} ${tasks.map(named).join(', ')}, lapsed; ${now}`,
+    about: [task.id, ...tasks.map((blocked) => blocked.id)],
+  }));
+}
+
 /** True when `before`'s claim ran out by `now` and `after` no longer holds that same claim. */
 function claimLapsed(before: TaskRecord, after: TaskRecord, now: number): boolean {
   const claim = before.claim;
@@ -114,6 +143,7 @@ function changedTask(
       summary: `Your claim on task ${named(after)} lapsed: no update within its ${lease}-second lease; ${now}`,
       about: [after.id],
     });
+    wakeUps.push(...waitingOwners(after, lapsedOwner, now, context.all, actor));
   }
   if (before.status !== 'completed' && after.status === 'completed') {
     wakeUps.push(...blockedOwners(after, 'completed', context.all, actor));
