@@ -2,12 +2,13 @@
  * The demo: every scenario against the real server in each of its name modes and in both protocol
  * eras (the 2025 era with the SDK v1 client, 2026-07-28 with the SDK v2 client), over stdio and
  * then over Streamable HTTP; the registry of background work driven in process; a Claude Code
- * transcript replayed; a durable list and a team on one list, in either era. Prints a readable
+ * transcript replayed; a durable list, a team on one list and two agents that talk, in either era. Prints a readable
  * transcript and a summary with counts.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { agentsDemo } from './agents-demo.js';
 import { importClaudeFile } from './claude-import.js';
 import { durableDemo } from './durable-demo.js';
 import { clip, type Printer } from './output.js';
@@ -153,7 +154,7 @@ async function httpSection(scenarios: Scenario[], out: Printer, result: DemoResu
   }
 }
 
-/** How the durable and team demos reach their servers: the 2025 era over stdio, 2026-07-28 over HTTP. */
+/** How the durable, team and agents demos reach their servers: the 2025 era over stdio, 2026-07-28 over HTTP. */
 const REACHES: Reach[] = [
   { era: 'legacy', transport: 'stdio' },
   { era: 'modern', transport: 'http' },
@@ -198,6 +199,14 @@ export async function runDemo(
     ),
   );
   for (const run of await teamDemo(REACHES)) report(run, out, result);
+
+  out.line();
+  out.line(
+    out.bold(
+      '7. Agents that talk: alice (server A) completes a blocker, bob (server B) is woken and claims the unblocked task: 2025 era over stdio, 2026 over HTTP',
+    ),
+  );
+  for (const reach of REACHES) report(await agentsDemo(reach), out, result);
 
   out.line();
   if (result.failures.length) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { agentsDemo } from '../src/agents-demo.js';
 import { importClaudeFile } from '../src/claude-import.js';
 import { CLAUDE_FIXTURE, type DemoResult, HOME, loadScenarios, runDemo } from '../src/demo.js';
 import type { Printer } from '../src/output.js';
@@ -31,12 +32,12 @@ describe('the demo', () => {
   const out = capture();
   let result: DemoResult;
   // The whole demo, once: every scenario in both eras over stdio and HTTP, the registry, the
-  // transcript, the durable list and the team (an embedded PostgreSQL). Wide headroom for a busy machine.
+  // transcript, the durable list, the team (an embedded PostgreSQL) and the agents. Wide headroom for a busy machine.
   beforeAll(async () => {
     result = await runDemo(out);
   }, 600_000);
 
-  it('runs every scenario, the registry demo, the transcript, the durable list and the team, all green', () => {
+  it('runs every scenario, the registry demo, the transcript, the durable list, the team and the agents, all green', () => {
     expect(result.failures).toEqual([]);
     expect(result.failed).toBe(0);
     expect(result.passed).toBeGreaterThan(400);
@@ -48,6 +49,7 @@ describe('the demo', () => {
       '4. The same scenarios over Streamable HTTP in both eras',
       '5. A durable list (--data-dir, --list) survives a server restart: 2025 era over stdio, 2026 over HTTP',
       '6. A team on one list',
+      '7. Agents that talk',
     ]) {
       expect(text).toContain(heading);
     }
@@ -79,6 +81,24 @@ describe('the demo', () => {
     expect(text).toMatch(/▶ two servers share one list .* · http, --database-url --claims · 2026-07-28/);
   });
 
+  it('shows two agents on two servers in both eras: a blocker completed, the other agent woken, the task claimed', () => {
+    const text = out.text();
+    const section = /\n7\. Agents that talk[^\n]*\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '';
+    const lines = section.split('\n');
+    const agents = 'two agents on two servers: alice completes a blocker, bob is woken and claims the unblocked task';
+    expect(lines.filter((line) => line.startsWith('▶ '))).toEqual([
+      `▶ ${agents} · raider names · stdio, --data-dir --claims --agent · 2025-11-25`,
+      `▶ ${agents} · raider names · http, --data-dir --claims --agent · 2026-07-28`,
+    ]);
+    // Every step passed, in both runs: 12 each.
+    expect(lines.filter((line) => line.startsWith('  ✗'))).toEqual([]);
+    expect(lines.filter((line) => line.startsWith('  ✓'))).toHaveLength(24);
+    expect(section).toContain('wait_for_messages (bob, waiting since before #1 completed)');
+    expect(section).toMatch(
+      /task_claim \(bob, #2 unblocked\) \{"taskId":"2","owner":"bob"\} → "Claimed task #2: Ship it"/,
+    );
+  });
+
   it('the READMEs say what the demo prints: its summary line and its steps, one item each', () => {
     const summary = `${result.passed} passed, 0 failed`;
     const named = (readme: string) => /`(\d+ passed, 0 failed)`/.exec(readFileSync(readme, 'utf8'))?.[1];
@@ -91,6 +111,38 @@ describe('the demo', () => {
     expect(steps?.[1]?.split('\n').filter((line) => /^\d+\. /.test(line))).toHaveLength(headings.length);
     expect(named(ROOT_README), 'the summary line the root README.md names').toBe(summary);
   });
+});
+
+describe('the agents demo', () => {
+  it('alice completes #1 on server A; bob, waiting on server B, gets the exact wake-up, a message, and claims #2', async () => {
+    const run = await agentsDemo();
+    expect(run.era).toBe('2025-11-25');
+    expect(run.steps.filter((step) => !step.ok)).toEqual([]);
+    const expected = run.steps.map((step) => [step.tool, JSON.parse(step.expected)]);
+    expect(expected).toEqual([
+      ['task_create (alice, server A)', 'Task #1 created successfully: Write the parser'],
+      ['task_create (alice, server A)', 'Task #2 created successfully: Ship it'],
+      ['task_update (alice: #1 blocks #2)', 'Updated task #1 blocks'],
+      ['task_update (bob, server B: owns #2)', 'Updated task #2 owner'],
+      ['task_claim (bob, #2 still blocked)', 'Task #2 is blocked by #1'],
+      ['task_update (alice completes #1)', 'Updated task #1 status'],
+      [
+        'wait_for_messages (bob, waiting since before #1 completed)',
+        [
+          '<task-notification>',
+          '<task-id>1</task-id>',
+          '<status>completed</status>',
+          '<summary>Task #1 "Write the parser" completed; #2 "Ship it" is no longer blocked by it</summary>',
+          '</task-notification>',
+        ].join('\n'),
+      ],
+      ['send_message (alice → bob)', 'Message sent to bob'],
+      ['wait_for_messages (bob)', 'Message from alice: The parser is in.'],
+      ['wait_for_messages (bob, nothing left)', 'No messages'],
+      ['task_claim (bob, #2 unblocked)', 'Claimed task #2: Ship it'],
+      ['task_list (alice, server A)', '#1 [completed] Write the parser\n#2 [in_progress] Ship it (bob)'],
+    ]);
+  }, 120_000);
 });
 
 describe('the playground commands', () => {
