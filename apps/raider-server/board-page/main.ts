@@ -1,7 +1,9 @@
-// The live board: draws the server's state from its event stream and sends answers back.
-// Status is told in words (and a symbol), never by colour alone; everything works by keyboard.
+// The live board: draws the server's state from its event stream and sends answers and messages
+// back. Status is told in words (and a symbol), never by colour alone; everything works by keyboard.
 
 import type { BoardList, BoardQuestion, BoardState, BoardTask } from '../src/board/board-state.js';
+import { $, el } from './dom.js';
+import { agentsPart, messageForm, updateMessageForm } from './inboxes.js';
 
 const LABEL: Record<BoardTask['status'], string> = {
   in_progress: '◐ In progress',
@@ -9,62 +11,69 @@ const LABEL: Record<BoardTask['status'], string> = {
   completed: '✓ Completed',
 };
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-  ...children: (Node | string)[]
-) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
+/** What a list shows: its tasks, its running work, its agents and their inboxes (redrawn each time). */
+function listContent(list: BoardList): HTMLElement[] {
+  const tasks = list.tasks.map((task) => {
+    const item = el('li', { className: 'task' });
+    item.dataset.status = task.status;
+    item.dataset.id = task.id;
+    item.append(
+      el('span', { className: 'badge' }, LABEL[task.status] ?? task.status),
+      el('span', { className: 'id' }, `#${task.id}`),
+      el('span', { className: 'title' }, task.title),
+    );
+    if (task.activeForm) item.append(el('span', { className: 'doing' }, `(${task.activeForm})`));
+    if (task.owner) item.append(el('span', { className: 'owner' }, `owner: ${task.owner}`));
+    if (task.blockedBy.length)
+      item.append(
+        el('span', { className: 'blocked' }, `blocked by ${task.blockedBy.map((id) => `#${id}`).join(', ')}`),
+      );
+    return item;
+  });
+  const content: HTMLElement[] = [
+    el('h3', {}, list.title, ' ', el('span', { className: 'family' }, `(${list.family})`)),
+    tasks.length ? el('ol', { className: 'tasks' }, ...tasks) : el('p', { className: 'id' }, 'No tasks yet.'),
+  ];
+  if (list.work.length) {
+    content.push(
+      el('h4', {}, 'Running'),
+      el(
+        'ul',
+        { className: 'work' },
+        ...list.work.map((w) => el('li', {}, `${w.id} (${w.kind})${w.description ? `: ${w.description}` : ''}`)),
+      ),
+    );
+  }
+  content.push(...agentsPart(list));
+  return content;
 }
 
+/**
+ * Draws the lists. A list's article, and the message form in it, is kept from one state to the
+ * next (only its content is drawn again), so a person typing a message loses neither the text
+ * nor the focus when the board updates.
+ */
 function drawLists(lists: BoardList[]): void {
   $('empty').hidden = lists.length > 0;
   const container = $('lists');
-  container.replaceChildren(
-    ...lists.map((list) => {
-      const tasks = list.tasks.map((task) => {
-        const item = el('li', { className: 'task' });
-        item.dataset.status = task.status;
-        item.dataset.id = task.id;
-        item.append(
-          el('span', { className: 'badge' }, LABEL[task.status] ?? task.status),
-          el('span', { className: 'id' }, `#${task.id}`),
-          el('span', { className: 'title' }, task.title),
-        );
-        if (task.activeForm) item.append(el('span', { className: 'doing' }, `(${task.activeForm})`));
-        if (task.owner) item.append(el('span', { className: 'owner' }, `owner: ${task.owner}`));
-        if (task.blockedBy.length)
-          item.append(
-            el('span', { className: 'blocked' }, `blocked by ${task.blockedBy.map((id) => `#${id}`).join(', ')}`),
-          );
-        return item;
-      });
-      const article = el(
-        'article',
-        { className: 'list' },
-        el('h3', {}, list.title, ' ', el('span', { className: 'family' }, `(${list.family})`)),
-      );
+  const existing = new Map<string, HTMLElement>();
+  for (const article of container.querySelectorAll<HTMLElement>('article.list')) {
+    existing.set(article.dataset.key ?? '', article);
+  }
+  const articles = lists.map((list) => {
+    let article = existing.get(list.key);
+    if (!article) {
+      article = el('article', { className: 'list' }, el('div', { className: 'content' }), messageForm(list));
       article.dataset.key = list.key;
-      article.append(
-        tasks.length ? el('ol', { className: 'tasks' }, ...tasks) : el('p', { className: 'id' }, 'No tasks yet.'),
-      );
-      if (list.work.length) {
-        article.append(
-          el('h4', {}, 'Running'),
-          el(
-            'ul',
-            { className: 'work' },
-            ...list.work.map((w) => el('li', {}, `${w.id} (${w.kind})${w.description ? `: ${w.description}` : ''}`)),
-          ),
-        );
-      }
-      return article;
-    }),
-  );
+    } else updateMessageForm(article.querySelector('form.send') as HTMLFormElement, list);
+    (article.querySelector('.content') as HTMLElement).replaceChildren(...listContent(list));
+    return article;
+  });
+  // Moved only when the order changed: moving an article would take the focus from its form.
+  const children = [...container.children];
+  if (children.length !== articles.length || articles.some((article, i) => children[i] !== article)) {
+    container.replaceChildren(...articles);
+  }
 }
 
 async function send(id: string, body: { answer: string } | { decline: true }, form: HTMLFormElement): Promise<void> {

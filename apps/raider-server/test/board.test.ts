@@ -111,6 +111,54 @@ describe('the live board', () => {
     }
   }, 60_000);
 
+  it("shows an agent's inbox and sends it a person's message, which its wait_for_messages then takes", async () => {
+    const server = await boardServer({ list: 'board-inboxes', team: true });
+    const page = await openBoard(server.boardUrl as string);
+    const alice = await mcp(server.url, { 'X-Raider-Agent': 'alice' });
+    try {
+      // alice is connected: the board lists her, with an empty inbox.
+      const inbox = '.agent[data-agent="alice"]';
+      await page.waitForSelector(`${inbox} .waiting:text("no messages waiting")`, { timeout: 10_000 });
+
+      // A refused send shows send_message's own error, and nothing is sent.
+      await page.getByLabel('To (an agent, or * for all)').fill('alice');
+      await page.getByRole('button', { name: 'Send message' }).click();
+      await page.waitForSelector('form.send[data-outcome="refused"]');
+      expect(await page.locator('form.send .send-status').textContent()).toBe(
+        'Not sent: message: expected a non-empty text, received ""',
+      );
+
+      await page.getByRole('textbox', { name: 'Message:', exact: true }).fill('Please take the parser');
+      // The board redraws (a task appears) while a person types: the text and the focus stay.
+      await alice.callTool({ name: 'task_create', arguments: { subject: 'Write the parser', description: '' } });
+      await page.waitForSelector('.task .title:text("Write the parser")');
+      expect(await page.evaluate<string>('document.activeElement?.getAttribute("name") ?? ""')).toBe('message');
+      expect(await page.getByRole('textbox', { name: 'Message:', exact: true }).inputValue()).toBe(
+        'Please take the parser',
+      );
+      await page.getByRole('button', { name: 'Send message' }).click();
+      await page.waitForSelector('form.send[data-outcome="sent"]');
+      expect(await page.locator('form.send .send-status').textContent()).toBe('Message sent to alice');
+      // The message waits in alice's inbox (peeked by the board, not taken).
+      await page.waitForSelector(`${inbox} .message`, { timeout: 10_000 });
+      expect(await page.locator(`${inbox} .waiting`).textContent()).toBe('1 message waiting');
+      expect(await page.locator(`${inbox} .message .from`).textContent()).toBe('from a person at raider/board');
+      expect(await page.locator(`${inbox} .message .text`).textContent()).toBe('Please take the parser');
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: `${ARTIFACTS}board-inboxes.png`, fullPage: true });
+
+      // alice takes it, with the board's sender name; the board's inbox empties.
+      const taken = await alice.callTool({ name: 'wait_for_messages', arguments: { timeoutSeconds: 10 } });
+      expect(textOf(taken)).toBe('Message from a person at raider/board: Please take the parser');
+      await page.waitForSelector(`${inbox} .waiting:text("no messages waiting")`, { timeout: 10_000 });
+      expect(await page.locator(`${inbox} .message`).count()).toBe(0);
+    } finally {
+      await page.close();
+      await alice.close();
+      await server.close();
+    }
+  }, 60_000);
+
   it('2026 era: a client that cannot answer a form is asked on the board; one that can is asked itself', async () => {
     const { Client: V2Client, StreamableHTTPClientTransport: V2Transport } = await import(
       '@modelcontextprotocol/client'
@@ -292,6 +340,7 @@ describe('the live board', () => {
       // Any local process: no state, no answers, no page without the secret.
       expect((await get(`${base}board/state`)).status).toBe(401);
       expect((await get(`${base}board/answer`, {}, 'POST')).status).toBe(401);
+      expect((await get(`${base}board/message`, {}, 'POST')).status).toBe(401);
       expect((await get(`${base}board/events`)).status).toBe(401);
       expect((await get(base)).status).toBe(401);
       expect((await get(`${base}?token=wrong`)).status).toBe(401);
@@ -313,6 +362,7 @@ describe('the live board', () => {
       expect((await get(page, { origin: 'https://evil.example' })).status).toBe(403);
       expect((await get(`${page}board/events`, { origin: 'https://evil.example' })).status).toBe(403);
       expect((await get(`${page}board/answer`, { origin: 'https://evil.example' }, 'POST')).status).toBe(403);
+      expect((await get(`${page}board/message`, { origin: 'https://evil.example' }, 'POST')).status).toBe(403);
     } finally {
       await server.close();
     }

@@ -15,6 +15,34 @@ export interface BoardTask {
   blockedBy: string[];
 }
 
+/** A message waiting in an agent's inbox, as the board shows it (peeked: the board never takes one). */
+export interface BoardMessage {
+  /** The store's id of the message. */
+  id: string;
+  /** Who sent it: an agent, or a person at the board (BOARD_SENDER); absent for raider's own notifications. */
+  from?: string;
+  /** Its text, cut at MAX_TEXT_SHOWN characters (then `cut` is true). */
+  text: string;
+  cut?: true;
+  /** True for a `<task-notification>` raider sent, false for a plain message. */
+  notification: boolean;
+  /** The task a plain message is about, when its sender named one. */
+  taskId?: string;
+  /** When it was sent, in ms since the epoch. */
+  sentAt: number;
+}
+
+/** An agent of a list (on its roster, owning a task, or connected) and what waits in its inbox. */
+export interface BoardAgent {
+  name: string;
+  /** How many messages wait for it (neither taken nor reserved by a take). */
+  waiting: number;
+  /** The oldest of them (the next a take gets), at most MAX_MESSAGES_SHOWN. */
+  messages: BoardMessage[];
+  /** Why its inbox could not be read, when it could not (then `waiting` is 0). */
+  error?: string;
+}
+
 /** One list on the board: a conversation's own, or a shared one (shown once). */
 export interface BoardList {
   key: string;
@@ -23,6 +51,10 @@ export interface BoardList {
   tasks: BoardTask[];
   /** Running entries of the conversations on this list (open questions, ...). */
   work: { id: string; kind: string; description?: string }[];
+  /** The list's agents and their inboxes, at most MAX_AGENTS_SHOWN. */
+  agents: BoardAgent[];
+  /** How many more agents the list has than `agents` shows. */
+  moreAgents: number;
 }
 
 /** An open question waiting for an answer on the board. */
@@ -41,3 +73,17 @@ export interface BoardState {
 
 /** What a person sent for a question. */
 export type BoardAnswer = { answer: string } | { decline: true };
+
+/**
+ * What a person sends to an agent from the board (POST /board/message): the list (its `key`), and
+ * send_message's own arguments, checked as send_message checks them.
+ */
+export interface BoardMessageRequest {
+  list: string;
+  to: string;
+  message: string;
+  taskId?: string;
+}
+
+/** The board's answer to a message: send_message's answer, or its refusal without the `Error: ` prefix. */
+export type BoardMessageAnswer = { sent: string } | { error: string };

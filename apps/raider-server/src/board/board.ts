@@ -1,15 +1,25 @@
 /**
  * The live board: a page at `/` that shows every live conversation's (or shared list's) tasks,
- * the running work and the open questions, updated through server-sent events, and answers
- * questions when a person has it open.
+ * the running work, the open questions and the agents' inboxes (inboxes.ts), updated through
+ * server-sent events; it answers questions and sends a person's messages to agents.
  */
 import type { ServerResponse } from 'node:http';
 import { type Answerer, AskError } from '@raider/ask-tools/v2';
 import type { Conversation } from '../conversation/conversation.js';
-import type { BoardAnswer, BoardList, BoardQuestion, BoardState, BoardTask } from './board-state.js';
+import type {
+  BoardAgent,
+  BoardAnswer,
+  BoardList,
+  BoardMessage,
+  BoardQuestion,
+  BoardState,
+  BoardTask,
+} from './board-state.js';
+import { type ConversationInboxes, conversationInboxes } from './conversation-inboxes.js';
+import { InboxWatches, type ListInboxes, listInboxes, type SendOutcome, sendFromBoard } from './inboxes.js';
 import { type PendingQuestion, pageAsker } from './pending-question.js';
 
-export type { BoardAnswer, BoardList, BoardQuestion, BoardState, BoardTask };
+export type { BoardAgent, BoardAnswer, BoardList, BoardMessage, BoardQuestion, BoardState, BoardTask };
 
 type Pending = BoardQuestion & PendingQuestion;
 
@@ -46,18 +56,41 @@ export function boardTasks(state: unknown): BoardTask[] {
  */
 export const MAX_UNSENT_BYTES = 1024 * 1024;
 
+/**
+ * How often an open board looks at the state again, in ms, and sends it when it changed. A take
+ * made by another process is in no watch (a store's watch tells of sends and give-backs; takes
+ * here are heard at once): this is how such a take leaves the board.
+ */
+export const LOOK_AGAIN_MS = 5_000;
+
+/** The key of the list a conversation is on, as the board groups them (a shared list is shown once). */
+function listKey(sessionId: string, conversation: Conversation): string {
+  return conversation.listId ?? `session ${sessionId.slice(0, 8)}`;
+}
+
 /** The board of one HTTP server. */
 export class Board {
   private readonly clients = new Set<ServerResponse>();
   private readonly questions = new Map<string, Pending>();
   private scheduled: NodeJS.Timeout | undefined;
   private readonly keepAlive: NodeJS.Timeout;
+  private readonly lookAgain: NodeJS.Timeout;
+  private readonly watches = new InboxWatches(() => this.changed());
+  /** True while a broadcast is being made; `again` asks it for one more (one state at a time, in order). */
+  private broadcasting = false;
+  private again = false;
+  /** The last state sent to the pages, as sent. */
+  private lastSent = '';
 
   constructor(private readonly conversations: () => Iterable<[string, Conversation]>) {
     this.keepAlive = setInterval(() => {
       for (const res of this.clients) this.send(res, ': keep-alive\n\n');
     }, 15_000);
     this.keepAlive.unref();
+    this.lookAgain = setInterval(() => {
+      if (this.clients.size) void this.broadcast(true);
+    }, LOOK_AGAIN_MS);
+    this.lookAgain.unref();
   }
 
   /** True while a person has the board open. */
@@ -68,8 +101,11 @@ export class Board {
   /** The board's state now. */
   async state(): Promise<BoardState> {
     const lists = new Map<string, BoardList>();
+    const views = new Map<string, ConversationInboxes[]>();
     for (const [sessionId, conversation] of this.conversations()) {
-      const key = conversation.listId ?? `session ${sessionId.slice(0, 8)}`;
+      const key = listKey(sessionId, conversation);
+      const inboxes = conversationInboxes(conversation.id);
+      if (inboxes) views.set(key, [...(views.get(key) ?? []), inboxes]);
       const running = (conversation.work() as { id: string; kind: string; status: string; description?: string }[])
         .filter((e) => e.status === 'running')
         .map(({ id, kind, description }) => ({ id, kind, ...(description ? { description } : {}) }));
@@ -90,8 +126,19 @@ export class Board {
         family: conversation.family,
         tasks,
         work: running,
+        agents: [],
+        moreAgents: 0,
       });
     }
+    const read: ListInboxes[] = [];
+    for (const list of lists.values()) {
+      const inboxes = await listInboxes(views.get(list.key) ?? []);
+      list.agents = inboxes.agents;
+      list.moreAgents = inboxes.moreAgents;
+      read.push(inboxes);
+    }
+    // Watched only while a page is open: a page's redraw is all a watch is for.
+    if (this.open) this.watches.sync(read, [...views.values()].flat());
     const questions = [...this.questions.values()].map(({ id, list, question, options }) => ({
       id,
       list,
@@ -110,9 +157,27 @@ export class Board {
     }, 30);
   }
 
-  private async broadcast(): Promise<void> {
-    const data = `event: state\ndata: ${JSON.stringify(await this.state())}\n\n`;
-    for (const res of this.clients) this.send(res, data);
+  /**
+   * Sends the state to every page (with `ifChanged`, only when it differs from the last sent).
+   * One at a time: a change during a broadcast makes one more, so no page gets an older state last.
+   */
+  private async broadcast(ifChanged = false): Promise<void> {
+    if (this.broadcasting) {
+      this.again ||= !ifChanged;
+      return;
+    }
+    this.broadcasting = true;
+    try {
+      do {
+        this.again = false;
+        const data = `event: state\ndata: ${JSON.stringify(await this.state())}\n\n`;
+        if (ifChanged && data === this.lastSent) continue;
+        this.lastSent = data;
+        for (const res of this.clients) this.send(res, data);
+      } while (this.again);
+    } finally {
+      this.broadcasting = false;
+    }
   }
 
   /** Writes to one page, dropping it when what it has not read passes MAX_UNSENT_BYTES. */
@@ -133,7 +198,10 @@ export class Board {
     });
     res.write('retry: 1000\n\n');
     this.clients.add(res);
-    res.on('close', () => this.clients.delete(res));
+    res.on('close', () => {
+      this.clients.delete(res);
+      if (!this.clients.size) this.watches.clear();
+    });
     this.send(res, `event: state\ndata: ${JSON.stringify(await this.state())}\n\n`);
   }
 
@@ -159,9 +227,29 @@ export class Board {
     return true;
   }
 
+  /**
+   * Sends a person's message to an agent of a list on the board (POST /board/message's body; see
+   * sendFromBoard), then redraws the pages.
+   */
+  async message(body: unknown): Promise<SendOutcome> {
+    const outcome = await sendFromBoard(body, (list) => {
+      const found: ConversationInboxes[] = [];
+      for (const [sessionId, conversation] of this.conversations()) {
+        if (listKey(sessionId, conversation) !== list) continue;
+        const inboxes = conversationInboxes(conversation.id);
+        if (inboxes) found.push(inboxes);
+      }
+      return found;
+    });
+    if (outcome.status === 200) this.changed();
+    return outcome;
+  }
+
   /** Ends every page's stream. */
   close(): void {
     clearInterval(this.keepAlive);
+    clearInterval(this.lookAgain);
+    this.watches.clear();
     if (this.scheduled) clearTimeout(this.scheduled);
     for (const res of this.clients) res.end();
     this.clients.clear();

@@ -1,4 +1,4 @@
-/** The board's HTTP routes: the prebuilt page, its event stream, its state and its answers. */
+/** The board's HTTP routes: the prebuilt page, its event stream, its state, its answers and its messages to agents. */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -9,6 +9,13 @@ import { Board, type BoardAnswer } from './board.js';
 
 /** The largest answer body the board takes, in bytes. */
 const ANSWER_LIMIT = 64 * 1024;
+
+/**
+ * The largest message body the board takes, in bytes: room for the longest text a store takes
+ * (64 000 characters) in UTF-8 and JSON escapes, so a text past that bound still reaches the
+ * store and gets the store's own words (`send: text: expected at most 64000 characters, …`).
+ */
+const MESSAGE_LIMIT = 512 * 1024;
 
 /** The board these routes serve. */
 export { Board };
@@ -60,6 +67,18 @@ export async function serveBoard(board: Board, req: IncomingMessage, res: Server
     return board.answer(body.id, answer)
       ? json(res, 200, { ok: true })
       : json(res, 404, { error: 'that question is no longer open: it was answered elsewhere, withdrawn or timed out' });
+  }
+  if (path === '/board/message' && req.method === 'POST') {
+    let body: unknown;
+    try {
+      const read = await readBody(req, MESSAGE_LIMIT);
+      if ('tooLarge' in read) return json(res, 413, { error: `expected a body of at most ${MESSAGE_LIMIT} bytes` });
+      body = JSON.parse(read.text);
+    } catch {
+      return json(res, 400, { error: 'expected a JSON body { list, to, message, taskId? }' });
+    }
+    const { status, answer } = await board.message(body);
+    return json(res, status, answer);
   }
   if (req.method !== 'GET') return json(res, 405, { error: `${req.method} is not served here` });
   const file = path === '/' ? 'index.html' : normalize(path).replace(/^[/\\]+/, '');

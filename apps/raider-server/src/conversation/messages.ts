@@ -17,6 +17,7 @@ import {
   type StoredMessage,
 } from '@raider/tasks-registry';
 import type { ToolCallResult, ToolRegistrar } from '@raider/todo-tools/v2';
+import { type ConversationInboxes, registerInboxes } from '../board/conversation-inboxes.js';
 import type { ListHandle } from '../lists/list-handle.js';
 import type { Logger } from '../log.js';
 import { received } from '../received.js';
@@ -210,6 +211,8 @@ export function createMessaging(options: MessagingOptions): Messaging {
   const roster = new Roster(store, log);
   /** The agents this conversation serves, each watched for raider://messages, and the stop of its watch. */
   const watched = new Map<string, () => void>();
+  /** Told after a take here took messages (the board redraws the inbox: a store's watch does not tell of takes). */
+  const takenListeners = new Set<(agent: string) => void>();
   let serving = options.team || options.agent !== undefined;
   let observed: ObservedTasks | undefined;
 
@@ -314,6 +317,7 @@ export function createMessaging(options: MessagingOptions): Messaging {
           return refusal(`the messages could not be read: ${(error as Error).message}; none was taken`);
         }
         if (delivery.messages.length > 0) {
+          for (const listener of takenListeners) listener(agent);
           if (!signal.aborted) return handOn(delivery, ctx, caller);
           await delivery.release().catch(() => {});
         }
@@ -336,6 +340,23 @@ export function createMessaging(options: MessagingOptions): Messaging {
       stop();
     }
   };
+
+  const inboxes: ConversationInboxes = {
+    store,
+    agents: agentsOfList,
+    served: () => [...watched.keys()],
+    async send(from, args) {
+      const problem = sendProblem(args ?? {}, toolNames('raider').sendArgs);
+      return problem ? refusal(problem) : send(from, args);
+    },
+    onTaken(listener) {
+      // Wrapped: one function given twice is two subscriptions, each stopped on its own.
+      const entry = (agent: string) => listener(agent);
+      takenListeners.add(entry);
+      return () => takenListeners.delete(entry);
+    },
+  };
+  const unregister = registerInboxes(options.conversationId, inboxes);
 
   return {
     observe(list) {
@@ -422,6 +443,8 @@ export function createMessaging(options: MessagingOptions): Messaging {
     close() {
       for (const stop of watched.values()) stop();
       watched.clear();
+      takenListeners.clear();
+      unregister();
     },
   };
 }
