@@ -43,6 +43,15 @@ export interface ServerOptions {
   maxConnections: number;
   /** How long a question may wait for its answer, in ms. */
   askTimeoutMs: number;
+  /**
+   * How long a waiting call (ask_user, wait_for_messages, board_state) waits before it answers
+   * anyway, in ms (`--wait-deadline`); undefined: chosen per client (conversation/wait-deadline.ts).
+   */
+  waitDeadlineMs?: number | undefined;
+  /** How often a waiting call sends progress, in ms (`--progress-interval`, default 15 s). */
+  progressEveryMs?: number;
+  /** How long a question nobody answered stays open, in ms (`--question-expiry`, default 1 h). */
+  questionExpiryMs?: number;
   logLevel: LogLevel;
   /** Serve the live board at / (HTTP only). */
   board: boolean;
@@ -208,6 +217,27 @@ export const FLAGS: readonly Spec[] = [
     help: 'how long a question waits for its answer (default 1800)',
   },
   {
+    flag: 'wait-deadline',
+    env: 'RAIDER_WAIT_DEADLINE',
+    type: 'string',
+    value: 'SECONDS',
+    help: "a waiting call (ask_user, wait_for_messages) answers after this instead of being cut (default: per client, 50 s for most; README's host table)",
+  },
+  {
+    flag: 'progress-interval',
+    env: 'RAIDER_PROGRESS_INTERVAL',
+    type: 'string',
+    value: 'SECONDS',
+    help: 'how often a waiting call sends progress, when the client gave a token (default 15)',
+  },
+  {
+    flag: 'question-expiry',
+    env: 'RAIDER_QUESTION_EXPIRY',
+    type: 'string',
+    value: 'SECONDS',
+    help: 'how long a question nobody answered stays open for a resume (default 3600)',
+  },
+  {
     flag: 'board',
     env: 'RAIDER_BOARD',
     type: 'boolean',
@@ -340,6 +370,11 @@ function integer(flagName: string, value: string, min: number, max: number): num
     );
   }
   return parsed;
+}
+
+/** A number of seconds given as `value` (undefined when not given), in ms. */
+function optionalSeconds(flagName: string, value: string | undefined, min: number, max: number): number | undefined {
+  return value === undefined ? undefined : integer(flagName, value, min, max) * 1000;
 }
 
 function bool(name: string, value: string): boolean {
@@ -479,6 +514,9 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     requestTimeoutMs: 30_000,
     maxConnections: defaultMaxConnections(),
     askTimeoutMs: integer(name('ask-timeout'), raw('ask-timeout') ?? '1800', 1, 7 * 24 * 3600) * 1000,
+    waitDeadlineMs: optionalSeconds(name('wait-deadline'), raw('wait-deadline'), 1, 24 * 3600),
+    progressEveryMs: integer(name('progress-interval'), raw('progress-interval') ?? '15', 1, 3600) * 1000,
+    questionExpiryMs: integer(name('question-expiry'), raw('question-expiry') ?? '3600', 1, 7 * 24 * 3600) * 1000,
     logLevel: oneOf(name('log-level'), raw('log-level') ?? 'info', ['error', 'warn', 'info', 'debug'] as const),
     board: values.board === true || (values.board === undefined && bool('RAIDER_BOARD', env.RAIDER_BOARD ?? '0')),
     dataDir: raw('data-dir'),

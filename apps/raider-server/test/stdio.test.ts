@@ -96,7 +96,7 @@ describe('raider-server over stdio', () => {
     expect(asked).toEqual(['Ship it?']);
     const work = await client.readResource({ uri: 'raider://work' });
     expect(JSON.parse((work.contents[0] as { text: string }).text)).toEqual([
-      { id: 'ask_1', kind: 'ask', recipient: 'main', description: 'Ship it?', status: 'completed' },
+      { id: 'ask_1', kind: 'ask', recipient: 'main', description: 'Ship it?', status: 'completed', report: 'yes' },
     ]);
     const plain = await start([]);
     const refused = await plain.callTool({ name: 'ask_user', arguments: { question: 'Anyone?' } });

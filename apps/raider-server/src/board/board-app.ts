@@ -95,6 +95,8 @@ export interface BoardAppOptions {
   listState: () => Promise<unknown>;
   /** Changes a task's status through the family's own tool (its checks, its answers); none for todo_write. */
   setStatus: ((taskId: string, status: string) => Promise<{ text: string; isError: boolean }>) | undefined;
+  /** The deadline of a `board_state` call of `server` (issue 28): it answers unchanged by then at the latest. */
+  deadlineMs?: (ctx: ServerContext | undefined, server: McpServer) => number;
 }
 
 type Pending = PendingQuestion;
@@ -192,7 +194,11 @@ export class BoardApp {
   constructor(private readonly options: BoardAppOptions) {}
 
   /** The state the app draws, once it changed after `after` (or after a while, unchanged). */
-  private async state(after: number | undefined, signal: AbortSignal | undefined): Promise<CallToolResult> {
+  private async state(
+    after: number | undefined,
+    signal: AbortSignal | undefined,
+    waitMs = LONG_POLL_MS,
+  ): Promise<CallToolResult> {
     this.watchedAt = Date.now();
     if (after === this.version) {
       await new Promise<void>((resolve) => {
@@ -202,7 +208,7 @@ export class BoardApp {
           signal?.removeEventListener('abort', wake);
           resolve();
         };
-        const timer = setTimeout(wake, LONG_POLL_MS);
+        const timer = setTimeout(wake, waitMs);
         timer.unref();
         this.waiting.add(wake);
         signal?.addEventListener('abort', wake, { once: true });
@@ -260,7 +266,11 @@ export class BoardApp {
     this.enabled = true;
     const tools = appTools();
     server.registerTool('board_state', tools.state, ((args: Record<string, unknown>, ctx: ServerContext) =>
-      this.stateCall(args, ctx?.mcpReq?.signal)) as never);
+      this.stateCall(
+        args,
+        ctx?.mcpReq?.signal,
+        Math.min(LONG_POLL_MS, this.options.deadlineMs?.(ctx, server) ?? LONG_POLL_MS),
+      )) as never);
     server.registerTool('board_set_status', tools.setStatus, ((args: Record<string, unknown>) =>
       this.setStatusCall(args)) as never);
     server.registerTool('board_answer', tools.answer, ((args: Record<string, unknown>) =>
@@ -279,6 +289,7 @@ export class BoardApp {
   private stateCall(
     args: Record<string, unknown> | undefined,
     signal: AbortSignal | undefined,
+    waitMs: number,
   ): Promise<CallToolResult> {
     const after = args?.after;
     if (after !== undefined && !Number.isSafeInteger(after)) {
@@ -286,7 +297,7 @@ export class BoardApp {
         error(`after: expected the version the app drew (a whole number), received ${shown(after)}`),
       );
     }
-    return this.state(after as number | undefined, signal);
+    return this.state(after as number | undefined, signal, waitMs);
   }
 
   /** board_set_status: a task's status changed through the family's own tool. */

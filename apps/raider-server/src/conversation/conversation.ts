@@ -21,9 +21,11 @@ import { underClaudeNames } from './claude-names.js';
 import { mountFamily } from './families.js';
 import { instructions } from './instructions.js';
 import { type Caller, createMessaging, ownersIn } from './messages.js';
+import { DEFAULT_QUESTION_EXPIRY_MS } from './open-questions.js';
 import { withProgress } from './progress.js';
-import { createQuestions, firstOf } from './questions.js';
+import { askingAgent, createQuestions, firstOf } from './questions.js';
 import { plainEntries, registerResources, TASKS_URI, WORK_URI } from './resources.js';
+import { callClient, waitDeadlineMs } from './wait-deadline.js';
 
 /** What a conversation is made of. */
 export interface ConversationOptions {
@@ -56,6 +58,12 @@ export interface ConversationOptions {
   stateSecret?: string | undefined;
   /** How often a call still running sends progress, in ms (default PROGRESS_EVERY_MS, 15 s). */
   progressEveryMs?: number;
+  /** A waiting call's deadline for every client, in ms (`--wait-deadline`); default: chosen per client. */
+  waitDeadlineMs?: number | undefined;
+  /** How the conversation's servers are reached (a client's deadline depends on it); default stdio. */
+  transport?: 'stdio' | 'http';
+  /** How long a question nobody answered stays open, in ms (default 1 h). */
+  questionExpiryMs?: number;
   /** Called after every change of the list or of the registry (a live board redraws). */
   onChange?: () => void;
   /**
@@ -79,13 +87,25 @@ export type ConversationSettings = Pick<
   | 'structuredOutput'
   | 'alwaysLoad'
   | 'stateSecret'
+  | 'waitDeadlineMs'
+  | 'progressEveryMs'
+  | 'questionExpiryMs'
 >;
 
 /** The conversation settings among `options` (a server's options), and only those. */
 export function settingsOf(options: ConversationSettings): ConversationSettings {
   const { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad, stateSecret } = options;
   const team = { team: options.team, agent: options.agent };
-  return { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad, stateSecret, ...team };
+  const waits = {
+    waitDeadlineMs: options.waitDeadlineMs,
+    ...(options.progressEveryMs === undefined ? {} : { progressEveryMs: options.progressEveryMs }),
+    ...(options.questionExpiryMs === undefined ? {} : { questionExpiryMs: options.questionExpiryMs }),
+  };
+  return {
+    ...{ family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad, stateSecret },
+    ...team,
+    ...waits,
+  };
 }
 
 /** The era a server serves: 2025 (`initialize`, sessions) or 2026-07-28 (per request). */
@@ -145,6 +165,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     owners: async () => ownersIn(await family.listState()),
     changed: (uri) => changed(uri),
     progressEveryMs: options.progressEveryMs,
+    deadline: { fixedMs: options.waitDeadlineMs, transport: options.transport ?? 'stdio' },
     log,
   });
   const observed = messaging.observe(list);
@@ -154,7 +175,13 @@ export function createConversation(options: ConversationOptions): Conversation {
     alwaysLoad: options.alwaysLoad === true,
   });
   const listState = family.listState;
-  const app = new BoardApp({ family: options.family, listState, setStatus: family.setStatus });
+  const deadline = { fixedMs: options.waitDeadlineMs, transport: options.transport ?? 'stdio' } as const;
+  const app = new BoardApp({
+    family: options.family,
+    listState,
+    setStatus: family.setStatus,
+    deadlineMs: (ctx, server) => waitDeadlineMs(deadline, callClient(ctx, server.server)),
+  });
   const appAnswerer = app.answerer();
   const questions = createQuestions(registry, {
     names: options.names,
@@ -163,6 +190,10 @@ export function createConversation(options: ConversationOptions): Conversation {
     stateSecret: options.stateSecret,
     // The web board and the board app: where both are open, the first answer wins.
     fallbackAnswerer: () => firstOf(options.fallbackAnswerer?.(), appAnswerer()),
+    deadline,
+    expiryMs: options.questionExpiryMs ?? DEFAULT_QUESTION_EXPIRY_MS,
+    progressEveryMs: options.progressEveryMs,
+    answeredWhileAway: (question) => messaging.tellAnswered(question),
     log,
   });
   registry.on('added', () => changed(WORK_URI));
@@ -211,7 +242,8 @@ export function createConversation(options: ConversationOptions): Conversation {
       },
     };
     family.register(messaging.registrar(options.names === 'claude' ? underClaudeNames(base) : base, caller));
-    if (era === 'legacy') questions.register(server, era);
+    const asking = messaging.agentFor(caller);
+    if (era === 'legacy') questions.register(server, era, asking);
     else {
       // A 2026-era server is made per request over HTTP, and mounting the question tool was most
       // of its making (AskTools turns the tool's input schema into JSON Schema at every mount). What
@@ -235,7 +267,8 @@ export function createConversation(options: ConversationOptions): Conversation {
         server.registerTool(
           name,
           config as never,
-          ((args: unknown, ctx: ServerContext) => servedBy.run(server, () => handler(args, ctx))) as never,
+          ((args: unknown, ctx: ServerContext) =>
+            servedBy.run(server, () => askingAgent.run(asking, () => handler(args, ctx)))) as never,
         );
       }
     }

@@ -7,6 +7,15 @@ import type { StoredMessage } from '@raider/tasks-registry';
 /** wait_for_messages' answer when the wait ended with nothing for the agent. */
 export const NO_MESSAGES = 'No messages';
 
+/** What wait_for_messages answers when its deadline came before its timeoutSeconds (issue 28). */
+export const NO_MESSAGES_YET = 'No messages yet';
+
+/** The summary of the notification an agent gets when its question was answered while it waited on nothing. */
+export function answeredSummary(question: { id: string; question: string }): string {
+  const asked = question.question.length > 80 ? `${question.question.slice(0, 79)}…` : question.question;
+  return `Your question ${question.id} ("${asked}") was answered; call ask_user with {"resume": "${question.id}"} to read the answer`;
+}
+
 /** What stands between two messages of one wait_for_messages answer (a line of its own). */
 export const MESSAGE_SEPARATOR = '\n\n---\n\n';
 

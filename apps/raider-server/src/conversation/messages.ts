@@ -14,6 +14,7 @@ import {
   MessageLimitError,
   type MessageStore,
   memoryMessageStore,
+  notificationText,
   type StoredMessage,
 } from '@raider/tasks-registry';
 import type { ToolCallResult, ToolRegistrar } from '@raider/todo-tools/v2';
@@ -24,9 +25,11 @@ import { received } from '../received.js';
 import type { Names } from '../types.js';
 import { agentNameProblem, EVERYONE } from './agent-name.js';
 import type { AnswerWatch } from './answer-watch.js';
-import { deliveryText, sentTo, sentToAgents } from './message-texts.js';
+import { answeredSummary, deliveryText, NO_MESSAGES_YET, sentTo, sentToAgents } from './message-texts.js';
+import type { OpenQuestion } from './open-questions.js';
 import { withProgress } from './progress.js';
 import { Roster } from './roster.js';
+import { callClient, type WaitDeadlineSettings, waitDeadlineMs } from './wait-deadline.js';
 import { callingAgent, type ObservedTasks, observeTasks } from './wake-ups.js';
 
 /** The resource with what waits for the agent. */
@@ -69,6 +72,8 @@ export interface MessagingOptions {
   /** Tells the conversation's subscribers that `uri` changed. */
   changed: (uri: string) => void;
   progressEveryMs?: number | undefined;
+  /** How a waiting call's deadline is chosen (`--wait-deadline`, the transport). */
+  deadline: WaitDeadlineSettings;
   log: Logger;
 }
 
@@ -82,6 +87,8 @@ export interface Messaging {
   registrar(registrar: ToolRegistrar, caller: Caller | undefined): ToolRegistrar;
   /** Mounts send_message, wait_for_messages and raider://messages for the caller's agent on `server`. */
   mount(server: McpServer, caller: Caller | undefined, resources: ResourceHooks): void;
+  /** Tells the agent that asked `question` (when one is named and messaging is on) that it was answered. */
+  tellAnswered(question: OpenQuestion): void;
   /** Stops the watches (the conversation ends). */
   close(): void;
 }
@@ -291,7 +298,13 @@ export function createMessaging(options: MessagingOptions): Messaging {
     return text(deliveryText(delivery.messages));
   };
 
-  const wait = async (agent: string, args: Record<string, unknown>, ctx: ServerContext, caller: Caller | undefined) => {
+  const wait = async (
+    agent: string,
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+    caller: Caller | undefined,
+    server?: McpServer,
+  ) => {
     const unknown = unknownArgument(args, ['timeoutSeconds']);
     if (unknown) return refusal(unknown);
     const seconds = args.timeoutSeconds ?? MAX_WAIT_SECONDS;
@@ -299,7 +312,10 @@ export function createMessaging(options: MessagingOptions): Messaging {
       return refusal(`timeoutSeconds: expected a number from 0 to ${MAX_WAIT_SECONDS}, received ${received(seconds)}`);
     }
     const signal = ctx.mcpReq.signal;
-    const deadline = Date.now() + seconds * 1000;
+    // The call's deadline (issue 28) may come before timeoutSeconds: then it answers "No messages yet".
+    const cutMs = waitDeadlineMs(options.deadline, callClient(ctx, server?.server));
+    const cut = cutMs < seconds * 1000;
+    const deadline = Date.now() + Math.min(seconds * 1000, cutMs);
     let arrived = false;
     let wake = () => {};
     // Watched before each take, so a message sent between a take and the wait is not missed.
@@ -322,7 +338,7 @@ export function createMessaging(options: MessagingOptions): Messaging {
           await delivery.release().catch(() => {});
         }
         const left = deadline - Date.now();
-        if (left <= 0 || signal.aborted) return text(deliveryText([]));
+        if (left <= 0 || signal.aborted) return text(cut && !signal.aborted ? NO_MESSAGES_YET : deliveryText([]));
         if (arrived) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, Math.min(left, LOOK_AGAIN_MS));
@@ -368,6 +384,22 @@ export function createMessaging(options: MessagingOptions): Messaging {
       });
     },
     agentFor,
+    tellAnswered(question) {
+      if (question.agent === undefined || !serving) return;
+      store()
+        .send({
+          to: question.agent,
+          text: notificationText({ taskId: question.id, status: 'completed', summary: answeredSummary(question) }),
+          notification: true,
+          about: question.id,
+          label: answeredSummary(question),
+        })
+        .catch((error: unknown) => {
+          log.warn(
+            `the answer of ${question.id} could not be announced to ${question.agent}: ${(error as Error).message}`,
+          );
+        });
+    },
     registrar(registrar, caller) {
       const agent = agentFor(caller);
       // Nothing to add for a server with no agent on a list nobody announces: the family's own calls.
@@ -407,12 +439,12 @@ export function createMessaging(options: MessagingOptions): Messaging {
         names.wait,
         {
           title: 'Wait for messages',
-          description: `Take what waits for you ("${agent}"): messages from other agents, and the <task-notification>s raider sends when a task you own or wait for changes (a task blocking yours completed or was deleted, your claim lapsed, someone else changed your task). Answers at once when something waits, else waits up to timeoutSeconds (default ${MAX_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}) for the first message; "No messages" when none came.`,
+          description: `Take what waits for you ("${agent}"): messages from other agents, and the <task-notification>s raider sends when a task you own or wait for changes (a task blocking yours completed or was deleted, your claim lapsed, someone else changed your task). Answers at once when something waits, else waits up to timeoutSeconds (default ${MAX_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}) for the first message; "No messages" when none came, "No messages yet" when the wait reached its deadline first (call again to keep waiting).`,
           inputSchema: shownAs(WAIT_SCHEMA),
           annotations: hints,
         } as never,
         withProgress(
-          (args: Record<string, unknown>, ctx: ServerContext) => wait(agent, args ?? {}, ctx, caller),
+          (args: Record<string, unknown>, ctx: ServerContext) => wait(agent, args ?? {}, ctx, caller, server),
           options.progressEveryMs,
         ) as never,
       );

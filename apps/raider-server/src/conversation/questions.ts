@@ -11,6 +11,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
+  type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   type McpServer,
@@ -18,9 +19,13 @@ import {
 } from '@modelcontextprotocol/server';
 import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } from '@raider/ask-tools/v2';
 import type { TaskRegistry } from '@raider/tasks-registry';
+import { z } from 'zod';
 import type { Logger } from '../log.js';
+import { received } from '../received.js';
 import type { Names } from '../types.js';
+import { expiredText, lostText, type OpenQuestion, QuestionDesk, stillOpenText } from './open-questions.js';
 import { questionStateCodec } from './question-state.js';
+import { callClient, type WaitDeadlineSettings, waitDeadlineMs } from './wait-deadline.js';
 
 /** What the question tool is mounted with. */
 export interface QuestionOptions {
@@ -31,19 +36,43 @@ export interface QuestionOptions {
   fallbackAnswerer: Answerer | undefined;
   /** The key that signs a 2026-era question's state (shared by replicas); default: one made per process. */
   stateSecret?: string | undefined;
+  /** How a waiting call's deadline is chosen (`--wait-deadline`, the transport). */
+  deadline: WaitDeadlineSettings;
+  /** How long a question stays open with nobody answering, in ms (`--question-expiry`). */
+  expiryMs: number;
+  /** How often a waiting call sends progress, in ms (`--progress-interval`). */
+  progressEveryMs?: number | undefined;
+  /** An answer came while the asking agent waited on nothing: tell it (its inbox). */
+  answeredWhileAway?: (question: OpenQuestion) => void;
   log: Logger;
 }
 
 /** The question tool of one conversation, mounted on each of its servers. */
 export interface Questions {
-  /** Mounts the question tool on `server`, which serves `era`. */
-  register(server: McpServer, era: 'legacy' | 'modern'): void;
-  /** Withdraws every open question the server waits on, with `reason`. */
+  /** Mounts the question tool on `server`, which serves `era` (for `agent`, when it names one). */
+  register(server: McpServer, era: 'legacy' | 'modern', agent?: string): void;
+  /** Withdraws every open question, with `reason`. */
   endQuestions(reason: string): void;
+  /** The conversation's open questions. */
+  readonly desk: QuestionDesk;
 }
 
 /** The context of the question tool's call being answered (the 2026 era reads its client's capabilities there). */
 const currentCall = new AsyncLocalStorage<ServerContext>();
+
+/** The agent an ask_user call asks for (set around the tool's handler by the conversation). */
+export const askingAgent = new AsyncLocalStorage<string | undefined>();
+
+/** One ask_user call as the desk sees it: its deadline, the question it waits on, the one it resumes. */
+interface DeskCall {
+  deadline: AbortSignal;
+  resume: OpenQuestion | undefined;
+  question: OpenQuestion | undefined;
+}
+const deskCall = new AsyncLocalStorage<DeskCall>();
+
+/** The reason a call's wait ends at its deadline (never shown: the call answers stillOpenText). */
+const DEADLINE = 'the wait reached its deadline';
 
 /** Whether the client of a 2026-era request declared form elicitation in the request's envelope. */
 function modernClientAnswersForms(ctx: ServerContext | undefined): boolean {
@@ -53,9 +82,33 @@ function modernClientAnswersForms(ctx: ServerContext | undefined): boolean {
   return elicitation !== undefined && (elicitation.form !== undefined || Object.keys(elicitation).length === 0);
 }
 
+/** The text result of a tool call. */
+const textResult = (text: string, isError = false): CallToolResult => ({
+  content: [{ type: 'text', text }],
+  ...(isError ? { isError: true } : {}),
+});
+
+/** A resume's argument problem, or the id it resumes. */
+function resumeOf(args: Record<string, unknown>): { id: string } | { problem: string } {
+  const other = Object.keys(args).find((key) => key !== 'resume');
+  if (other !== undefined) {
+    return { problem: `unknown argument "${other.slice(0, 40)}" beside resume: expected {"resume": "ask_3"} alone` };
+  }
+  const id = args.resume;
+  if (typeof id !== 'string' || !/^ask_[1-9][0-9]{0,15}$/.test(id)) {
+    return { problem: `resume: expected the id of an open question such as "ask_3", received ${received(id)}` };
+  }
+  return { id };
+}
+
 /** Makes the question tool of a conversation. */
 export function createQuestions(registry: TaskRegistry, options: QuestionOptions): Questions {
-  let stopReason = 'the question was withdrawn';
+  const desk = new QuestionDesk(registry, {
+    expiryMs: options.expiryMs,
+    pages: () => options.fallbackAnswerer?.(),
+    answeredWhileAway: (question) => options.answeredWhileAway?.(question),
+    log: options.log,
+  });
   const track = async <T>(description: string, signal: AbortSignal, run: (signal: AbortSignal) => Promise<T>) => {
     const id = registry.nextId('ask');
     const controller = new AbortController();
@@ -65,7 +118,7 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
       kind: 'ask',
       recipient: 'main',
       description,
-      stop: () => controller.abort(new AskError('aborted', stopReason)),
+      stop: () => controller.abort(new AskError('aborted', desk.stopReason)),
       promise,
     });
     options.log.debug(`${id} asked: ${description}`);
@@ -78,10 +131,43 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
       throw controller.signal.aborted ? controller.signal.reason : error;
     }
   };
-  const tracked = (asker: Asker | undefined): Asker | undefined => {
-    if (!asker) return undefined;
-    const ask: Asker = (question, choices, signal) => track(question, signal, (s) => asker(question, choices, s));
-    const form = asker.form;
+  /**
+   * ask_user's asker: the call's question is an open question of the desk (the pages ask it once),
+   * waited on until the call's deadline, and raced with the client's elicitation when there is one
+   * (asked again on every resume). AskUserQuestion's forms go to the elicitation alone, tracked.
+   */
+  const deskAsker = (elicit: Asker | undefined): Asker | undefined => {
+    const pages = options.fallbackAnswerer?.();
+    // A resume waits on its open question even when no page is open now (one may open later).
+    if (!elicit && !pages && !deskCall.getStore()?.resume) return undefined;
+    const ask: Asker = (question, choices, signal) => {
+      const call = deskCall.getStore();
+      // AskUserQuestion asking one question at a time: both ways at once, tracked while the call waits.
+      if (!call) return track(question, signal, (s) => (firstOf(elicit, pages) as Asker)(question, choices, s));
+      const entry = call.resume ?? desk.open(question, choices, askingAgent.getStore());
+      call.question = entry;
+      const waits = AbortSignal.any([signal, call.deadline]);
+      const outcomes = [desk.wait(entry, waits)];
+      // The elicitation is withdrawn once the question settles another way (the board, a shutdown).
+      const settled = new AbortController();
+      if (elicit && entry.state === 'open') {
+        outcomes.push(
+          elicit(question, choices, AbortSignal.any([waits, settled.signal])).then(
+            (answer) => {
+              desk.answer(entry, answer);
+              return answer;
+            },
+            (error: unknown) => {
+              // Cut by the deadline or the call's cancellation: the question stays open.
+              if (!waits.aborted) desk.end(entry, error);
+              throw error;
+            },
+          ),
+        );
+      }
+      return Promise.race(outcomes).finally(() => settled.abort(new AskError('aborted', 'it was answered elsewhere')));
+    };
+    const form = elicit?.form;
     if (form) {
       ask.form = (questions, signal) =>
         track(questions.map((q) => q.question).join(' / '), signal, (s) => form(questions, s));
@@ -89,47 +175,114 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
     return ask;
   };
   const presentation = options.structuredOutput ? { structuredOutput: true } : {};
+  const waiting = { progressIntervalMs: options.progressEveryMs };
+
+  /**
+   * ask_user's handler around AskTools' own: a call waits until its deadline, then answers that the
+   * question is still open; `{ resume }` waits on an open question again (or reads its answer).
+   */
+  const withDeadline =
+    (server: McpServer, handler: (args: unknown, ctx: ServerContext) => Promise<CallToolResult>) =>
+    async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
+      const input = (args ?? {}) as Record<string, unknown>;
+      let resume: OpenQuestion | undefined;
+      if (typeof args === 'object' && args !== null && 'resume' in input) {
+        const asked = resumeOf(input);
+        if ('problem' in asked) return textResult(`Error: ${asked.problem}`, true);
+        resume = desk.get(asked.id);
+        if (!resume) return textResult(`Error: ${lostText(asked.id)}`, true);
+        if (resume.state === 'expired') return textResult(expiredText(resume.id, desk.expiryMs));
+        args = { question: resume.question, ...(resume.options.length ? { options: resume.options } : {}) };
+      }
+      const deadline = new AbortController();
+      const ms = waitDeadlineMs(options.deadline, callClient(ctx, server.server));
+      const timer = setTimeout(() => deadline.abort(new AskError('aborted', DEADLINE)), ms);
+      const call: DeskCall = { deadline: deadline.signal, resume, question: undefined };
+      try {
+        const result = await deskCall.run(call, () => handler(args, ctx));
+        const entry = call.question;
+        if (!entry) return result;
+        if (entry.state === 'expired') return textResult(expiredText(entry.id, desk.expiryMs));
+        if (entry.state === 'open') {
+          // The first call's cancellation withdraws its question; a resume's leaves it open.
+          if (ctx.mcpReq.signal.aborted && !resume) desk.end(entry, new AskError('aborted'));
+          else if (deadline.signal.aborted) return textResult(stillOpenText(entry.id));
+        }
+        return result;
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+
   return {
-    register(server, era) {
+    desk,
+    register(server, era, agent) {
       const ask =
         era === 'legacy'
           ? // The client's elicitation and the board, raced on the call; never the SDK's shim.
             new AskTools({
               answerer: (() => {
                 const elicit = elicitationAnswerer(server, { timeoutMs: options.askTimeoutMs });
-                return () => tracked(firstOf(elicit(), options.fallbackAnswerer?.()));
+                return () => deskAsker(elicit());
               })(),
               elicitation: false,
               timeoutMs: options.askTimeoutMs,
+              ...waiting,
               ...presentation,
             })
           : // The client asked in-band when it can answer a form; else the board, while the call waits.
             new AskTools({
-              answerer: () =>
-                modernClientAnswersForms(currentCall.getStore()) ? undefined : tracked(options.fallbackAnswerer?.()),
+              answerer: () => (modernClientAnswersForms(currentCall.getStore()) ? undefined : deskAsker(undefined)),
               // What the question carries across the client, signed (AskTools verifies it on the retry).
               requestState: questionStateCodec(options.stateSecret, options.askTimeoutMs),
               timeoutMs: options.askTimeoutMs,
+              ...waiting,
               ...presentation,
             });
       // The registrar the tools see: the server's own registerTool, with the call's context kept
-      // for the answerer above.
+      // for the answerer above, and ask_user's deadline and resume around its handler.
       const registrar = {
         server: server.server,
-        registerTool: ((name: string, config: object, handler: (args: unknown, ctx: ServerContext) => unknown) =>
-          server.registerTool(
-            name,
-            config as never,
-            ((args: unknown, ctx: ServerContext) => currentCall.run(ctx, () => handler(args, ctx))) as never,
-          )) as unknown as McpServer['registerTool'],
+        registerTool: ((
+          name: string,
+          config: { inputSchema?: unknown; description?: string },
+          handler: (args: unknown, ctx: ServerContext) => Promise<CallToolResult>,
+        ) => {
+          const kept = (args: unknown, ctx: ServerContext) =>
+            currentCall.run(ctx, () =>
+              agent === undefined ? handler(args, ctx) : askingAgent.run(agent, () => handler(args, ctx)),
+            );
+          if (name !== 'ask_user') return server.registerTool(name, config as never, kept as never);
+          return server.registerTool(name, resumable(config) as never, withDeadline(server, kept) as never);
+        }) as unknown as McpServer['registerTool'],
       };
       if (options.names === 'claude') ask.registerAskUserQuestion(registrar);
       else ask.register(registrar);
     },
     endQuestions(reason: string) {
-      stopReason = reason;
+      desk.stopReason = reason;
+      desk.endAll(reason);
       for (const entry of registry.running({ kind: 'ask' })) registry.stop(entry.id);
     },
+  };
+}
+
+/**
+ * ask_user's config with `resume` beside its question: the advertised schema (AskTools' zod object
+ * whose metadata is the JSON Schema clients are shown) takes either a question or `{ resume }`,
+ * none of them required (the tool checks which), and the description says when to resume.
+ */
+function resumable<C extends { inputSchema?: unknown; description?: string }>(config: C): C {
+  const schema = config.inputSchema as z.ZodObject | undefined;
+  if (!schema || typeof schema.extend !== 'function') return config;
+  const resume = z.unknown().optional().meta({
+    type: 'string',
+    description: 'The id of a question still open (ask_N), alone: wait again for its answer, or read it.',
+  });
+  return {
+    ...config,
+    description: `${config.description ?? ''} When a call answers that the question is still open as ask_N, call again with only {"resume": "ask_N"} to keep waiting for (or read) the answer.`,
+    inputSchema: z.looseObject({ ...schema.shape, resume }).meta({ additionalProperties: false }),
   };
 }
 

@@ -300,6 +300,7 @@ class McpEndpoint {
     try {
       return createConversation({
         ...settingsOf(options),
+        transport: 'http',
         ...identity,
         log: this.log,
         ...(list ? { list } : {}),
