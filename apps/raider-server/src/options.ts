@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { claudeTaskFolder, listFolderName } from '@raider/file-store';
-import { DEFAULT_LIMITS, type TodoLimits } from '@raider/todo-tools/v2';
+import { DEFAULT_LIMITS, type TaskListLimits } from '@raider/todo-tools/v2';
 import { agentNameProblem } from './conversation/agent-name.js';
 import { MIN_STATE_SECRET_LENGTH } from './conversation/question-state.js';
 import { OptionsError } from './errors.js';
@@ -96,7 +96,7 @@ export interface ServerOptions {
   /** The tools carry `_meta["anthropic/alwaysLoad"]`: Claude Code loads them up front, not behind ToolSearch. */
   alwaysLoad: boolean;
   /** The list limits given (by flag or variable); the rest take the defaults of DEFAULT_LIMITS. */
-  limits: Partial<TodoLimits>;
+  limits: Partial<TaskListLimits>;
   help: boolean;
   version: boolean;
 }
@@ -110,7 +110,7 @@ interface Spec {
 }
 
 /** The list limits as flags: `--max-tasks N` / RAIDER_MAX_TASKS sets `maxTasks`, and so on. */
-const LIMIT_FLAGS: Readonly<Record<keyof TodoLimits, { flag: string; what: string }>> = {
+const LIMIT_FLAGS: Readonly<Record<keyof TaskListLimits, { flag: string; what: string }>> = {
   maxTasks: { flag: 'max-tasks', what: 'most tasks a list holds' },
   maxSubjectLength: { flag: 'max-subject-length', what: 'longest subject (and todo_write content), characters' },
   maxDescriptionLength: { flag: 'max-description-length', what: 'longest description, characters' },
@@ -131,7 +131,7 @@ function limitFlags(): Spec[] {
     env: envOf(flag),
     type: 'string' as const,
     value: 'N',
-    help: `${what} (default ${DEFAULT_LIMITS[key as keyof TodoLimits]})`,
+    help: `${what} (default ${DEFAULT_LIMITS[key as keyof TaskListLimits]})`,
   }));
 }
 

@@ -5,7 +5,7 @@
  * Every `todo` answer carries the whole list in `structuredContent.tasks` (rpiv-todo's contract):
  * 490 kB of JSON at 10 000 tasks, which `JSON.stringify` takes about 1.3 ms to make and the pipe
  * write as long again to encode. The list's array is immutable and shared by every answer while
- * the list is unchanged (`isImmutableTasks`), so from its second answer on its UTF-8 JSON is kept
+ * the list is unchanged (`isImmutableTodoTasks`), so from its second answer on its UTF-8 JSON is kept
  * by the array's identity and written between the text before and after it. The bytes written are
  * exactly `JSON.stringify(message) + '\n'`.
  */
@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { isImmutableTasks } from '@raider/todo-tools/v2';
+import { isImmutableTodoTasks } from '@raider/todo-tools/v2';
 
 /** Below this many tasks a list's JSON is made per answer: small, and not worth the splice. */
 const SPLICE_FROM = 64;
@@ -36,7 +36,7 @@ type WithTasks = { result: { structuredContent: { tasks: readonly unknown[] } } 
 /** The message's `result.structuredContent.tasks`, when it is a big immutable `todo` list. */
 function bigImmutableTasks(message: JSONRPCMessage): readonly unknown[] | undefined {
   const tasks = (message as Partial<WithTasks>).result?.structuredContent?.tasks;
-  return isImmutableTasks(tasks) && tasks.length >= SPLICE_FROM ? tasks : undefined;
+  return isImmutableTodoTasks(tasks) && tasks.length >= SPLICE_FROM ? tasks : undefined;
 }
 
 /** The message's line, without its list: the text before the list and the text after it. */

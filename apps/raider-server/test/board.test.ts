@@ -237,7 +237,7 @@ describe('the live board', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const { openList } = await import('@raider/file-store');
-    const { TodoTools } = await import('@raider/todo-tools');
+    const { TaskTools } = await import('@raider/todo-tools');
     const dataDir = await mkdtemp(join(tmpdir(), 'raider-board-lists-'));
     const server = await boardServer({ dataDir, list: 'team' });
     const client = await mcp(server.url);
@@ -247,7 +247,7 @@ describe('the live board', () => {
       await client.callTool({ name: 'task_create', arguments: { subject: 'Here', description: '' } });
       await page.waitForSelector('.task .title:text("Here")');
       // Another process: the list folder written through its own store.
-      await new TodoTools({ taskStore: elsewhere.tasks }).createTask({ subject: 'From elsewhere', description: '' });
+      await new TaskTools({ store: elsewhere.tasks }).createTask({ subject: 'From elsewhere', description: '' });
       await page.waitForSelector('.task .title:text("From elsewhere")', { timeout: 10_000 });
       expect(await page.locator('h3').first().textContent()).toContain('List team');
     } finally {

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 import { bench, describe } from 'vitest';
 import { replaceFile, syncFolder, temporaryPath, writeDurably } from './durable-write.js';
 import { openTaskFolder } from './index.js';
@@ -33,9 +33,9 @@ function folderOf(size: number): string {
   return path;
 }
 
-async function toolsOn(path: string, size: number): Promise<TodoTools> {
-  const tools = new TodoTools({
-    taskStore: openTaskFolder(path).tasks,
+async function toolsOn(path: string, size: number): Promise<TaskTools> {
+  const tools = new TaskTools({
+    store: openTaskFolder(path).tasks,
     limits: { maxTasks: 1_000_000 },
   });
   await tools.syncTasks();
@@ -44,9 +44,9 @@ async function toolsOn(path: string, size: number): Promise<TodoTools> {
 }
 
 const folders = new Map(SIZES.map((size) => [size, folderOf(size)]));
-const lists = new Map<number, TodoTools>();
+const lists = new Map<number, TaskTools>();
 for (const size of SIZES) lists.set(size, await toolsOn(folders.get(size) as string, size));
-const list = (size: number) => lists.get(size) as TodoTools;
+const list = (size: number) => lists.get(size) as TaskTools;
 
 // The floor: what one durable small-file change costs on this disk.
 const floorPath = join(root, 'floor');

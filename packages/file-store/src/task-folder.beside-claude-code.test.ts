@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 import { describe, expect, it } from 'vitest';
 import { type ClaudeRecord, readBack } from '../test/claude-code-writer.mjs';
 import { closedAfter, tempDir } from '../test/cleanup.js';
@@ -56,7 +56,7 @@ function claudeCodeProcess(path: string, options: object) {
 
 /** A raider holder's random work, its acknowledged changes noted. */
 class RaiderAgent {
-  readonly tools: TodoTools;
+  readonly tools: TaskTools;
   private counter = 0;
 
   constructor(
@@ -66,7 +66,7 @@ class RaiderAgent {
     private readonly agents: number,
     private readonly acknowledged: Acknowledged,
   ) {
-    this.tools = new TodoTools({ taskStore: folder.tasks });
+    this.tools = new TaskTools({ store: folder.tasks });
   }
 
   /** One random call; its answer checked and noted. */

@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
 import { ClaudeCodeWriter, createdText, RETRIES, readBack, updatedText } from '../test/claude-code-writer.mjs';
@@ -53,7 +53,7 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
 describe('per-task locks, as Claude Code 2.1.332 takes them (<id>.json.lock)', () => {
   it("an update and a delete wait while Claude Code holds that task's lock; a create takes none", async () => {
     const path = join(tempDir(), 'list');
-    const tools = new TodoTools({ taskStore: open(path).tasks });
+    const tools = new TaskTools({ store: open(path).tasks });
     await tools.createTask({ subject: 'A', description: '' });
     await tools.createTask({ subject: 'B', description: '' });
     const release = await claudeTaskLock(path, '1');
@@ -81,7 +81,7 @@ describe('per-task locks, as Claude Code 2.1.332 takes them (<id>.json.lock)', (
 
   it("only the tasks a change writes are locked, each lock released after; a change of another task goes on beside Claude Code's lock", async () => {
     const path = join(tempDir(), 'list');
-    const tools = new TodoTools({ taskStore: open(path).tasks });
+    const tools = new TaskTools({ store: open(path).tasks });
     for (let i = 1; i <= 10; i += 1) await tools.createTask({ subject: `T${i}`, description: '' });
     // A dependency is written on both ends: both tasks' locks are held for the change, then released.
     for (let i = 2; i <= 10; i += 1) {
@@ -104,7 +104,7 @@ describe('per-task locks, as Claude Code 2.1.332 takes them (<id>.json.lock)', (
 
   it('a stale task lock (Claude Code killed while holding it) is taken over', async () => {
     const path = join(tempDir(), 'list');
-    const tools = new TodoTools({ taskStore: open(path, { staleMs: 2000 }).tasks });
+    const tools = new TaskTools({ store: open(path, { staleMs: 2000 }).tasks });
     await tools.createTask({ subject: 'A', description: '' });
     mkdirSync(join(path, '1.json.lock'));
     const old = new Date(Date.now() - 60_000);
@@ -116,7 +116,7 @@ describe('per-task locks, as Claude Code 2.1.332 takes them (<id>.json.lock)', (
   it("an update Claude Code made after raider's last look is never written over: the change is refused, then made on top of it", async () => {
     const path = join(tempDir(), 'list');
     // Without the watch, raider cannot know of Claude Code's update before it looks under the lock.
-    const tools = new TodoTools({ taskStore: open(path, { watch: false }).tasks });
+    const tools = new TaskTools({ store: open(path, { watch: false }).tasks });
     await tools.createTask({ subject: 'A', description: '' });
     await new ClaudeCodeWriter(path).update('1', { description: 'written by Claude Code' });
     const answer = await tools.updateTask({ taskId: '1', subject: 'renamed by raider' });
@@ -141,7 +141,7 @@ describe("Claude Code's temporary files (<id>.json.tmp.<8 hex>)", () => {
     const path = join(tempDir(), 'list');
     const problems: string[] = [];
     const folder = open(path, { onProblem: (problem) => problems.push(problem) });
-    const tools = new TodoTools({ taskStore: folder.tasks });
+    const tools = new TaskTools({ store: folder.tasks });
     await tools.createTask({ subject: 'A', description: '' });
     // A live writer's staged update, and a killed writer's leftover: neither is raider's to touch.
     const staged = join(path, '1.json.tmp.0badc0de');
@@ -158,7 +158,7 @@ describe("Claude Code's temporary files (<id>.json.tmp.<8 hex>)", () => {
     await sleep(200);
     expect(woken).toBe(0);
     // A holder that reads the folder whole (and sweeps raider's dead temporaries) passes them by.
-    const again = new TodoTools({ taskStore: open(path, { onProblem: (problem) => problems.push(problem) }).tasks });
+    const again = new TaskTools({ store: open(path, { onProblem: (problem) => problems.push(problem) }).tasks });
     await again.syncTasks();
     expect(again.listTasks()).toBe('#1 [pending] A');
     expect((await again.createTask({ subject: 'B', description: '' })).text).toBe('Task #2 created successfully: B');
@@ -175,7 +175,7 @@ describe("Claude Code's temporary files (<id>.json.tmp.<8 hex>)", () => {
 describe("records in Claude Code 2.1.332's key order", () => {
   it("a task raider creates and updates is the text Claude Code would have written, and Claude Code's update of raider's file too", async () => {
     const path = join(tempDir(), 'list');
-    const tools = new TodoTools({ taskStore: open(path).tasks });
+    const tools = new TaskTools({ store: open(path).tasks });
     await tools.createTask({ subject: 'Ship', description: 'it', activeForm: 'Shipping', metadata: { area: 'cli' } });
     const created = createdText({
       id: '1',
@@ -231,8 +231,8 @@ describe("Claude Code's reset of a completed list", () => {
   it('a task the reset deleted is never written back from what a holder remembers; ids go on above the mark', async () => {
     const path = join(tempDir(), 'list');
     // Without the watch the holder cannot know of the reset: its update must still not bring the task back.
-    const blind = new TodoTools({ taskStore: open(path, { watch: false }).tasks });
-    const watching = new TodoTools({ taskStore: open(path).tasks });
+    const blind = new TaskTools({ store: open(path, { watch: false }).tasks });
+    const watching = new TaskTools({ store: open(path).tasks });
     await blind.createTask({ subject: 'A', description: '' });
     await blind.createTask({ subject: 'B', description: '' });
     await blind.updateTask({ taskId: '1', status: 'completed' });
@@ -265,7 +265,7 @@ describe("Claude Code's reset of a completed list", () => {
 
   it("a reset that finds a task open under the list lock touches nothing (2.1.332's re-check)", async () => {
     const path = join(tempDir(), 'list');
-    const tools = new TodoTools({ taskStore: open(path).tasks });
+    const tools = new TaskTools({ store: open(path).tasks });
     await tools.createTask({ subject: 'A', description: '' });
     await tools.updateTask({ taskId: '1', status: 'completed' });
     await tools.createTask({ subject: 'B', description: '' });
@@ -276,7 +276,7 @@ describe("Claude Code's reset of a completed list", () => {
 
   it('a .highwatermark Claude Code raised is read under the lock before an id is handed out, even before the watch tells', async () => {
     const path = join(tempDir(), 'list');
-    const tools = new TodoTools({ taskStore: open(path).tasks });
+    const tools = new TaskTools({ store: open(path).tasks });
     await tools.createTask({ subject: 'A', description: '' });
     await tools.updateTask({ taskId: '1', status: 'completed' });
     await sleep(50);
@@ -295,7 +295,7 @@ describe('the folder appears at the first write', () => {
   it('reading and watching a list that does not exist leave no folder; the watch hears of it once Claude Code makes it', async () => {
     const dataDir = tempDir();
     const folder = closedAfter(openList(dataDir, 'session-1'));
-    const tools = new TodoTools({ taskStore: folder.tasks });
+    const tools = new TaskTools({ store: folder.tasks });
     let woken = 0;
     folder.watch(() => {
       woken += 1;
@@ -316,14 +316,14 @@ describe('the folder appears at the first write', () => {
   it('with the data dir missing too, the folder is looked for while someone listens', async () => {
     const dataDir = join(tempDir(), 'not', 'yet');
     const folder = closedAfter(openList(dataDir, 'team'));
-    const tools = new TodoTools({ taskStore: folder.tasks });
+    const tools = new TaskTools({ store: folder.tasks });
     let woken = 0;
     folder.watch(() => {
       woken += 1;
     });
     await tools.syncTasks();
     expect(existsSync(dataDir)).toBe(false);
-    const other = new TodoTools({ taskStore: open(join(dataDir, 'team')).tasks });
+    const other = new TaskTools({ store: open(join(dataDir, 'team')).tasks });
     expect((await other.createTask({ subject: 'First', description: '' })).text).toBe(
       'Task #1 created successfully: First',
     );
@@ -343,7 +343,7 @@ describe('the folder appears at the first write', () => {
   it('a holder that did not watch still sees the folder once made: its first change makes it, and it is read whole', async () => {
     const dataDir = tempDir();
     const path = join(dataDir, 'list');
-    const tools = new TodoTools({ taskStore: open(path, { watch: false }).tasks });
+    const tools = new TaskTools({ store: open(path, { watch: false }).tasks });
     await tools.syncTasks();
     expect(existsSync(path)).toBe(false);
     expect((await tools.createTask({ subject: 'A', description: '' })).text).toBe('Task #1 created successfully: A');

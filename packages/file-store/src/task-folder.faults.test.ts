@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_TASK_ID as TOOLS_MAX_TASK_ID, TodoTools } from '@raider/todo-tools';
+import { TaskTools, MAX_TASK_ID as TOOLS_MAX_TASK_ID } from '@raider/todo-tools';
 import lockfile from 'proper-lockfile';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ListIdError, listFolderName, openList, type TaskFolder } from './index.js';
@@ -33,11 +33,11 @@ afterEach(() => {
 const fresh = () => fs.mkdtempSync(join(tmpdir(), 'raider-file-faults-'));
 const created = /^Task #(\d+) created successfully: (.*)$/;
 
-/** A TodoTools on list `id` of `dir`, as a conversation of raider-server has it. */
-function toolsOn(dir: string, id = 'team'): TodoTools {
+/** A TaskTools on list `id` of `dir`, as a conversation of raider-server has it. */
+function toolsOn(dir: string, id = 'team'): TaskTools {
   const folder = openList(dir, id);
   opened.push(folder);
-  return new TodoTools({ taskStore: folder.tasks });
+  return new TaskTools({ store: folder.tasks });
 }
 
 /** Every file of a folder and its bytes (the locks left out). */
@@ -374,7 +374,7 @@ describe('files that must not be trusted', () => {
     const problems: string[] = [];
     const folder = openList(dir, 'team', { onProblem: (problem) => problems.push(problem) });
     opened.push(folder);
-    const tools = new TodoTools({ taskStore: folder.tasks });
+    const tools = new TaskTools({ store: folder.tasks });
     expect((await tools.createTask({ subject: 'A', description: '' })).text).toMatch(
       /^Error: the list has handed out every id up to 9007199254740991/,
     );
@@ -400,7 +400,7 @@ describe('files that must not be trusted', () => {
     const open = () => {
       const folder = openList(dir, 'team', { onProblem: (problem) => problems.push(problem) });
       opened.push(folder);
-      return new TodoTools({ taskStore: folder.tasks });
+      return new TaskTools({ store: folder.tasks });
     };
     const tools = open();
     expect((await tools.createTask({ subject: 'A', description: '' })).text).toBe('Task #1 created successfully: A');

@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openTaskFolder } from './index.js';
 import { formatTaskFile } from './task-file.js';
@@ -28,7 +28,7 @@ describe('a list of 100 000 tasks', () => {
     }
     const folder = openTaskFolder(path);
     try {
-      const tools = new TodoTools({ taskStore: folder.tasks, limits: { maxTasks: 100_001 } });
+      const tools = new TaskTools({ store: folder.tasks, limits: { maxTasks: 100_001 } });
       expect((await tools.createTask({ subject: 'One more', description: '' })).text).toBe(
         'Task #100001 created successfully: One more',
       );
@@ -40,7 +40,7 @@ describe('a list of 100 000 tasks', () => {
       expect((await tools.createTask({ subject: 'Too many', description: '' })).text).toBe(
         'Error: the list already holds 100001 tasks, the most it takes (maxTasks 100001); complete and delete tasks first',
       );
-      const bounded = new TodoTools({ taskStore: openTaskFolder(path, { watch: false }).tasks });
+      const bounded = new TaskTools({ store: openTaskFolder(path, { watch: false }).tasks });
       expect((await bounded.createTask({ subject: 'Default', description: '' })).text).toMatch(/maxTasks 1000\)/);
     } finally {
       folder.close();

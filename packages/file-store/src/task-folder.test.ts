@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 import { describeTaskStoreConformance } from '@raider/todo-tools/conformance';
 import { describe, expect, it } from 'vitest';
 import { closedAfter, tempDir } from '../test/cleanup.js';
@@ -33,7 +33,7 @@ describeTaskStoreConformance(
 describe('the folder, as Claude Code keeps its own', () => {
   it('one file per task holding exactly the record, the lock, and the high-water mark once the highest goes', async () => {
     const path = join(tempDir(), 'list');
-    const tools = new TodoTools({ taskStore: open(path).tasks });
+    const tools = new TaskTools({ store: open(path).tasks });
     await tools.createTask({ subject: 'Parse', description: 'the input', activeForm: 'Parsing' });
     await tools.createTask({ subject: 'Print', description: '', metadata: { area: 'cli' } });
     await tools.updateTask({ taskId: '2', addBlockedBy: ['1'], owner: 'alice' });
@@ -81,7 +81,7 @@ describe('the folder, as Claude Code keeps its own', () => {
     await tools.updateTask({ taskId: '2', status: 'deleted' });
     expect(readFileSync(join(path, FOLDER_FILES.highWaterMark), 'utf8')).toBe('2');
     expect(readJson(join(path, '1.json')).blocks).toEqual([]);
-    const again = new TodoTools({ taskStore: open(path).tasks });
+    const again = new TaskTools({ store: open(path).tasks });
     expect((await again.createTask({ subject: 'Next', description: '' })).text).toBe(
       'Task #3 created successfully: Next',
     );
@@ -106,7 +106,7 @@ describe('the folder, as Claude Code keeps its own', () => {
     writeFileSync(join(path, '2.json'), JSON.stringify(two));
     writeFileSync(join(path, '.highwatermark'), '5');
     writeFileSync(join(path, '.lock'), '');
-    const tools = new TodoTools({ taskStore: open(path).tasks });
+    const tools = new TaskTools({ store: open(path).tasks });
     expect((await tools.createTask({ subject: 'Write docs', description: '' })).text).toBe(
       'Task #6 created successfully: Write docs',
     );
@@ -130,7 +130,7 @@ describe('the folder, as Claude Code keeps its own', () => {
     writeFileSync(join(path, '3.json'), JSON.stringify({ id: 3, subject: 'numeric id' }));
     symlinkSync('/etc/hostname', join(path, '4.json'));
     const problems: string[] = [];
-    const tools = new TodoTools({ taskStore: open(path, { onProblem: (p) => problems.push(p) }).tasks });
+    const tools = new TaskTools({ store: open(path, { onProblem: (p) => problems.push(p) }).tasks });
     expect((await tools.createTask({ subject: 'New', description: '' })).text).toBe(
       'Task #5 created successfully: New',
     );
@@ -145,7 +145,7 @@ describe('the folder, as Claude Code keeps its own', () => {
 
   it('a task another writer adds without the journal (as Claude Code does) is found before a new id is handed out', async () => {
     const path = join(tempDir(), 'list');
-    const tools = new TodoTools({ taskStore: open(path, { watch: false }).tasks });
+    const tools = new TaskTools({ store: open(path, { watch: false }).tasks });
     await tools.createTask({ subject: 'Ours', description: '' });
     writeFileSync(
       join(path, '2.json'),
@@ -160,7 +160,7 @@ describe('the folder, as Claude Code keeps its own', () => {
   it('a change made elsewhere without the journal wakes a watcher and reaches the list', async () => {
     const path = join(tempDir(), 'list');
     const folder = open(path);
-    const tools = new TodoTools({ taskStore: folder.tasks });
+    const tools = new TaskTools({ store: folder.tasks });
     await tools.createTask({ subject: 'Ours', description: '' });
     const woke = new Promise<void>((resolve) => folder.watch(resolve));
     writeFileSync(
@@ -182,8 +182,8 @@ describe('the folder, as Claude Code keeps its own', () => {
 
   it('the change feed stays bounded; a holder further behind than it reaches loads the list whole', async () => {
     const path = join(tempDir(), 'list');
-    const writer = new TodoTools({ taskStore: open(path, { keepChanges: 5 }).tasks });
-    const behind = new TodoTools({ taskStore: open(path, { keepChanges: 5, watch: false }).tasks });
+    const writer = new TaskTools({ store: open(path, { keepChanges: 5 }).tasks });
+    const behind = new TaskTools({ store: open(path, { keepChanges: 5, watch: false }).tasks });
     await writer.createTask({ subject: 'A', description: '' });
     expect(behind.getTask('1')).toBe('Task not found');
     await behind.syncTasks();
@@ -218,7 +218,7 @@ describe('the list lock', () => {
     writeFileSync(join(path, '.lock'), '');
     const old = new Date(Date.now() - 60_000);
     utimesSync(join(path, '.lock.lock'), old, old);
-    const tools = new TodoTools({ taskStore: open(path, { staleMs: 2000 }).tasks });
+    const tools = new TaskTools({ store: open(path, { staleMs: 2000 }).tasks });
     expect((await tools.createTask({ subject: 'After a crash', description: '' })).text).toBe(
       'Task #1 created successfully: After a crash',
     );

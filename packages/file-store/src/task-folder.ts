@@ -21,6 +21,7 @@ import type { MessageLimits, MessageStore } from '@raider/tasks-registry';
 import type {
   ListStore,
   ListStores,
+  ListTransaction,
   TaskCatchUp,
   TaskDelta,
   TaskListSnapshot,
@@ -30,7 +31,6 @@ import type {
   TaskWrite,
   TodoSnapshot,
   TodoWriteState,
-  Transaction,
 } from '@raider/todo-tools';
 import { ChangeJournal } from './change-journal.js';
 import { codeOf, isDeadTemporary, syncFolder, temporaryPath, writeDurably } from './durable-write.js';
@@ -686,7 +686,9 @@ function wholeStateStore<T>(
       await ready();
       return read();
     },
-    async transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R> {
+    async transact<R>(
+      fn: (current: T | undefined) => ListTransaction<T, R> | Promise<ListTransaction<T, R>>,
+    ): Promise<R> {
       await ready();
       return locked(async (fence) => {
         const { next, result } = await fn(read());

@@ -1,6 +1,6 @@
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TodoTool, TodoTools } from '@raider/todo-tools';
+import { TaskTools, TodoTool } from '@raider/todo-tools';
 import { describe, expect, it } from 'vitest';
 import { closedAfter, tempDir } from '../test/cleanup.js';
 import { FOLDER_FILES, listFolderName, openList, type TaskFolder } from './index.js';
@@ -24,7 +24,7 @@ describe('a list file of the first layout (written by raider-server before the f
     const dataDir = dataDirWithV1();
     const original = readFileSync(join(dataDir, V1_FILE), 'utf8');
     const folder = open(dataDir);
-    const tools = new TodoTools({ taskStore: folder.tasks });
+    const tools = new TaskTools({ store: folder.tasks });
     expect((await tools.createTask({ subject: 'After', description: '' })).text).toBe(
       'Task #5 created successfully: After',
     );
@@ -57,7 +57,7 @@ describe('a list file of the first layout (written by raider-server before the f
     expect(readFileSync(join(dataDir, `${V1_FILE}.v1-backup`), 'utf8')).toBe(original);
     expect(readdirSync(dataDir).sort()).toEqual([`${V1_FILE}.v1-backup`, listFolderName(V1_ID)].sort());
     // Once: a second open works on the folder alone.
-    const again = new TodoTools({ taskStore: open(dataDir).tasks });
+    const again = new TaskTools({ store: open(dataDir).tasks });
     expect((await again.createTask({ subject: 'Later', description: '' })).text).toBe(
       'Task #6 created successfully: Later',
     );
@@ -67,7 +67,7 @@ describe('a list file of the first layout (written by raider-server before the f
     const dataDir = dataDirWithV1();
     const broken = '{"tasks": {"tasks": [{"id": "1", "content": 7}]}}';
     writeFileSync(join(dataDir, V1_FILE), broken);
-    const tools = new TodoTools({ taskStore: open(dataDir).tasks });
+    const tools = new TaskTools({ store: open(dataDir).tasks });
     const answer = await tools.createTask({ subject: 'A', description: '' });
     expect(answer.isError).toBe(true);
     expect(answer.text).toContain(`${V1_FILE}: its task #1: expected "subject" to be a string; fix or remove the file`);

@@ -2,7 +2,7 @@
 // connection whose backend is frozen (no error, no answer), PostgreSQL stopped for long and
 // started again. A watcher must hear of the change each time.
 import { randomUUID } from 'node:crypto';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { figure, sleep } from '../test/figures.js';
 import { backendsOf, freshDatabase, runSql } from '../test/postgres-faults.js';
@@ -32,7 +32,7 @@ async function watching(lists: ReturnType<typeof openPostgresLists>, id: string)
 }
 
 const create = (lists: ReturnType<typeof openPostgresLists>, id: string, subject: string) =>
-  new TodoTools({ taskStore: lists.list(id).tasks }).createTask({ subject, description: '' }).then((a) => a.text);
+  new TaskTools({ store: lists.list(id).tasks }).createTask({ subject, description: '' }).then((a) => a.text);
 
 describe('the LISTEN connection', () => {
   it("a change whose NOTIFY never came is heard at the next check of the watched lists' sequences", async () => {

@@ -1,11 +1,11 @@
 // What a call costs on a list in PostgreSQL against the same call on a list folder (the file
-// store), at 1 000 tasks, through TodoTools, in one run. The database is an embedded PostgreSQL 18
+// store), at 1 000 tasks, through TaskTools, in one run. The database is an embedded PostgreSQL 18
 // on loopback (or RAIDER_TEST_DATABASE_URL). Run with `pnpm --filter @raider/postgres-store bench`.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTaskFolder } from '@raider/file-store';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 import { afterAll, bench, describe } from 'vitest';
 import { startPostgres } from '../test/postgres-server.js';
 import { openPostgresLists } from './index.js';
@@ -19,21 +19,21 @@ afterAll(async () => {
   await started?.destroy();
 });
 
-async function filled(tools: TodoTools): Promise<TodoTools> {
+async function filled(tools: TaskTools): Promise<TaskTools> {
   for (let i = 1; i <= SIZE; i += 1) await tools.createTask({ subject: `Task ${i}`, description: 'something to do' });
   return tools;
 }
 
 const onPostgres = await filled(
-  new TodoTools({ taskStore: lists.list(`bench-${Date.now()}`).tasks, limits: { maxTasks: 10_000 } }),
+  new TaskTools({ store: lists.list(`bench-${Date.now()}`).tasks, limits: { maxTasks: 10_000 } }),
 );
 const onFiles = await filled(
-  new TodoTools({
-    taskStore: openTaskFolder(join(mkdtempSync(join(tmpdir(), 'raider-pg-bench-')), 'list')).tasks,
+  new TaskTools({
+    store: openTaskFolder(join(mkdtempSync(join(tmpdir(), 'raider-pg-bench-')), 'list')).tasks,
     limits: { maxTasks: 10_000 },
   }),
 );
-const reader = new TodoTools({ taskStore: lists.list(`bench-read-${Date.now()}`).tasks });
+const reader = new TaskTools({ store: lists.list(`bench-read-${Date.now()}`).tasks });
 await reader.createTask({ subject: 'A', description: '' });
 
 let flip = false;

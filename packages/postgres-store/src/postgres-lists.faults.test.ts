@@ -2,7 +2,7 @@
 // holds a list's lock, a holder that never lets go, a hook slower than the idle timeout, a COMMIT
 // whose answer is lost, every connection slot taken. Short limits keep each test to seconds.
 import { randomUUID } from 'node:crypto';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { figure, sleep, within } from '../test/figures.js';
@@ -23,7 +23,7 @@ function open(options: Partial<PostgresListsOptions> = {}) {
   return lists;
 }
 
-const create = (tools: TodoTools, subject: string) =>
+const create = (tools: TaskTools, subject: string) =>
   tools.createTask({ subject, description: '' }).then((answer) => answer.text);
 
 describe('a list another server holds', () => {
@@ -33,7 +33,7 @@ describe('a list another server holds', () => {
     try {
       process.kill(holder.pid as number, 'SIGSTOP');
       const frozenAt = Date.now();
-      const tools = new TodoTools({ taskStore: open().list(id).tasks });
+      const tools = new TaskTools({ store: open().list(id).tasks });
       expect(await within(create(tools, 'A'), 20_000)).toBe('Task #1 created successfully: A');
       figure('a frozen holder (idle timeout 1 s) -> the next writer answered', Date.now() - frozenAt);
     } finally {
@@ -46,7 +46,7 @@ describe('a list another server holds', () => {
     await open().list(id).tasks.load(); // the schema is there
     const holder = await holdListLock(url, id);
     try {
-      const tools = new TodoTools({ taskStore: open({ lockTimeoutMs: 1000 }).list(id).tasks });
+      const tools = new TaskTools({ store: open({ lockTimeoutMs: 1000 }).list(id).tasks });
       const started = Date.now();
       expect(await within(create(tools, 'A'), 20_000)).toMatch(
         /^Error: the task list could not be read or saved: PostgreSQL at .+: another server holds the list \(its lock was not free within 1 s \(lockTimeoutMs\)\); nothing was changed$/,
@@ -60,8 +60,8 @@ describe('a list another server holds', () => {
 
   it('a beforeTask hook slower than the idle timeout fails its call, and nothing was changed', async () => {
     const id = `slow-hook-${randomUUID()}`;
-    const tools = new TodoTools({
-      taskStore: open({ idleInTransactionTimeoutMs: 300 }).list(id).tasks,
+    const tools = new TaskTools({
+      store: open({ idleInTransactionTimeoutMs: 300 }).list(id).tasks,
       beforeTask: async () => {
         await sleep(1200);
         return undefined;
@@ -80,7 +80,7 @@ describe('a COMMIT whose answer is lost', () => {
     try {
       const lists = open({ connectionString: proxy.url });
       const id = `lost-commit-${randomUUID()}`;
-      const tools = new TodoTools({ taskStore: lists.list(id).tasks });
+      const tools = new TaskTools({ store: lists.list(id).tasks });
       expect(await create(tools, 'A')).toBe('Task #1 created successfully: A');
       proxy.loseNextCommitAnswer();
       expect(await create(tools, 'B')).toMatch(
@@ -134,7 +134,7 @@ describe('every connection slot taken', () => {
           }),
         );
         const waiting = open({ connectionString: role.url, maxConnections: 3 });
-        const call = create(new TodoTools({ taskStore: waiting.list('slots').tasks }), 'A');
+        const call = create(new TaskTools({ store: waiting.list('slots').tasks }), 'A');
         await sleep(500);
         const freed = Date.now();
         await Promise.all(others.map((client) => client.end()));
@@ -144,13 +144,11 @@ describe('every connection slot taken', () => {
 
         // A burst on another server fills every slot; its pool gives them back once idle.
         const busy = open({ connectionString: role.url, maxConnections: 3 });
-        await Promise.all(
-          [1, 2, 3].map((n) => create(new TodoTools({ taskStore: busy.list(`burst-${n}`).tasks }), 'B')),
-        );
+        await Promise.all([1, 2, 3].map((n) => create(new TaskTools({ store: busy.list(`burst-${n}`).tasks }), 'B')));
         expect(await backendsOf(url, database)).toHaveLength(3);
         const started = Date.now();
         const next = open({ connectionString: role.url, maxConnections: 3 });
-        expect(await within(create(new TodoTools({ taskStore: next.list('slots').tasks }), 'C'), 20_000)).toBe(
+        expect(await within(create(new TaskTools({ store: next.list('slots').tasks }), 'C'), 20_000)).toBe(
           'Task #2 created successfully: C',
         );
         figure("another server's burst ended -> this server's call answered", Date.now() - started);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 import { describeTaskStoreConformance } from '@raider/todo-tools/conformance';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -30,14 +30,14 @@ describeTaskStoreConformance(
 );
 
 describe('the PostgreSQL store', () => {
-  it('keeps the task list of TodoTools: one row per task, ids never reused', async () => {
+  it('keeps the task list of TaskTools: one row per task, ids never reused', async () => {
     const list = lists.list(`tools-${randomUUID()}`);
-    const tools = new TodoTools({ taskStore: list.tasks });
+    const tools = new TaskTools({ store: list.tasks });
     await tools.createTask({ subject: 'A', description: '', metadata: { b: 1, a: { z: [1, 2], y: null } } });
     await tools.createTask({ subject: 'B', description: '' });
     await tools.updateTask({ taskId: '2', addBlockedBy: ['1'] });
     await tools.updateTask({ taskId: '2', status: 'deleted' });
-    const again = new TodoTools({ taskStore: list.tasks });
+    const again = new TaskTools({ store: list.tasks });
     expect((await again.createTask({ subject: 'C', description: '' })).text).toBe('Task #3 created successfully: C');
     expect(again.listTasks()).toBe('#1 [pending] A\n#3 [pending] C');
     // Metadata keeps its keys in the order they were given.
@@ -63,7 +63,7 @@ describe('the PostgreSQL store', () => {
     other.list(id).watch(() => woken.push('a'));
     await new Promise((resolve) => setTimeout(resolve, 300));
     woken.length = 0;
-    await new TodoTools({ taskStore: lists.list(id).tasks }).createTask({ subject: 'A', description: '' });
+    await new TaskTools({ store: lists.list(id).tasks }).createTask({ subject: 'A', description: '' });
     await expect.poll(() => woken.length, { timeout: 5000 }).toBeGreaterThan(0);
   });
 
@@ -72,8 +72,8 @@ describe('the PostgreSQL store', () => {
     await admin.connect();
     try {
       // The hook runs inside the call's transaction: end that connection from the server side then.
-      const tools = new TodoTools({
-        taskStore: lists.list(`killed-${randomUUID()}`).tasks,
+      const tools = new TaskTools({
+        store: lists.list(`killed-${randomUUID()}`).tasks,
         beforeTask: async () => {
           await admin.query(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()",
@@ -87,7 +87,7 @@ describe('the PostgreSQL store', () => {
       expect(answer.text).toMatch(
         /^Error: the task list could not be read or saved: PostgreSQL at .* is unreachable \(.*\); nothing was changed$/,
       );
-      const after = new TodoTools({ taskStore: lists.list(`killed-after-${randomUUID()}`).tasks });
+      const after = new TaskTools({ store: lists.list(`killed-after-${randomUUID()}`).tasks });
       expect((await after.createTask({ subject: 'B', description: '' })).text).toBe('Task #1 created successfully: B');
     } finally {
       await admin.end();
@@ -100,7 +100,7 @@ describe('the PostgreSQL store', () => {
       connectTimeoutMs: 1000,
     });
     extra.push(down);
-    const tools = new TodoTools({ taskStore: down.list('x').tasks });
+    const tools = new TaskTools({ store: down.list('x').tasks });
     const answer = await tools.createTask({ subject: 'A', description: '' });
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(

@@ -22,6 +22,7 @@ import { DEFAULT_MESSAGE_LIMITS, type MessageLimits, type MessageStore } from '@
 import type {
   ListStore,
   ListStores,
+  ListTransaction,
   TaskCatchUp,
   TaskDelta,
   TaskListSnapshot,
@@ -29,7 +30,6 @@ import type {
   TaskTransaction,
   TodoSnapshot,
   TodoWriteState,
-  Transaction,
 } from '@raider/todo-tools';
 import { Database } from './database.js';
 import { ListIdError } from './errors.js';
@@ -69,7 +69,7 @@ export interface PostgresListsOptions {
    * `idle_in_transaction_session_timeout`): PostgreSQL ends the session of a server frozen in the
    * middle of a call (SIGSTOP, a machine that hangs), rolling it back and freeing its list for the
    * others. The idle time includes the user code a call runs inside its transaction (a
-   * `beforeTask` hook of `TodoTools`): a hook slower than this fails its call, and nothing was
+   * `beforeTask` hook of `TaskTools`): a hook slower than this fails its call, and nothing was
    * changed.
    */
   idleInTransactionTimeoutMs?: number;
@@ -175,7 +175,7 @@ function wholeState<T>(database: Database, id: string, family: 'todo' | 'todo_wr
         return rows[0]?.state;
       });
     },
-    transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R> {
+    transact<R>(fn: (current: T | undefined) => ListTransaction<T, R> | Promise<ListTransaction<T, R>>): Promise<R> {
       return database.transaction('BEGIN', 'nothing was changed', async (client, wrote) => {
         await lockedListRow(client, id);
         const { rows } = await client.query<{ state: T }>(select, [id, family]);

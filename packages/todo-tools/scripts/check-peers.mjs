@@ -53,11 +53,11 @@ console.log('built files: . names no v2 module or type, ./v2 no v1 one, ./confor
 const probeV1 = `
 import { Client } from '${V1}/client/index.js';
 import { InMemoryTransport } from '${V1}/inMemory.js';
-import { TodoTools } from '${manifest.name}';
+import { TaskTools } from '${manifest.name}';
 const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
 const client = new Client({ name: 'probe', version: '1.0.0' });
-const todos = new TodoTools();
-await Promise.all([todos.taskServer.connect(serverSide), client.connect(clientSide)]);
+const todos = new TaskTools();
+await Promise.all([todos.server.connect(serverSide), client.connect(clientSide)]);
 const result = await client.callTool({ name: 'task_create', arguments: { subject: 'Probe', description: '' } });
 await client.close();
 console.log('v1:', result.content[0].text);
@@ -69,13 +69,13 @@ console.log('v1:', result.content[0].text);
  */
 const probeV2 = `
 import { InMemoryTransport } from '${V2}';
-import { TodoTools } from '${manifest.name}/v2';
+import { TaskTools } from '${manifest.name}/v2';
 const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
 const answers = new Map();
 clientSide.onmessage = (message) => answers.get(message.id)?.(message);
 const request = (id, method, params) =>
   new Promise((resolve) => { answers.set(id, resolve); void clientSide.send({ jsonrpc: '2.0', id, method, params }); });
-await new TodoTools().taskServer.connect(serverSide);
+await new TaskTools().server.connect(serverSide);
 await clientSide.start();
 await request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1.0.0' } });
 await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });

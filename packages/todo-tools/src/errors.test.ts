@@ -1,17 +1,24 @@
 // Errors a caller can tell apart: a stable code, and isInstance across copies of the package.
 import { describeCodedError } from '@raider/coded-error/testing';
-import { InvalidListError, InvalidOptionError, TodoListError, TodoTool, TodoTools } from './index.js';
+import {
+  InvalidListError,
+  InvalidOptionError,
+  TaskTools,
+  TodoTool,
+  TodoWriteListError,
+  TodoWriteTool,
+} from './index.js';
 
 describeCodedError(InvalidListError, {
   packageName: '@raider/todo-tools',
   code: 'INVALID_LIST',
-  throwIt: () => new TodoTools().restoreTasks([{ id: 'x' } as never]),
+  throwIt: () => new TaskTools().restoreTasks([{ id: 'x' } as never]),
 });
 
-describeCodedError(TodoListError, {
+describeCodedError(TodoWriteListError, {
   packageName: '@raider/todo-tools',
   code: 'INVALID_TODO_LIST',
-  throwIt: () => new TodoTools().check([{ content: '' }]),
+  throwIt: () => new TodoWriteTool().check([{ content: '' }]),
 });
 
 describeCodedError(InvalidOptionError, {

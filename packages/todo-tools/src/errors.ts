@@ -9,7 +9,7 @@ import { codedErrors } from '@raider/coded-error';
 const coded = codedErrors('@raider/todo-tools');
 
 /** Thrown by `check` for a list todo_write refuses; names the first wrong item. */
-export class TodoListError extends coded(Error, 'INVALID_TODO_LIST', 'TodoListError') {
+export class TodoWriteListError extends coded(Error, 'INVALID_TODO_LIST', 'TodoWriteListError') {
   /** Index of the first wrong item, or undefined when the list itself is wrong. */
   readonly index: number | undefined;
 

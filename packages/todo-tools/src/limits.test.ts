@@ -1,6 +1,6 @@
 // Rules that hold whatever a client sends: nesting, merged metadata size, dependency cycles.
 import { describe, expect, it } from 'vitest';
-import { TodoTool, TodoTools } from './index.js';
+import { TaskTools, TodoTool } from './index.js';
 
 /** Arrays nested `depth` deep: `[[[…]]]`, a few KB for thousands of levels. */
 function nested(depth: number): unknown {
@@ -11,7 +11,7 @@ function nested(depth: number): unknown {
 
 describe('metadata nesting', () => {
   it('the task tools refuse metadata nested deeper than maxMetadataDepth, before storing anything', async () => {
-    const todos = new TodoTools();
+    const todos = new TaskTools();
     for (const depth of [2_000, 4_500, 100_000]) {
       const answer = await todos.createTask({ subject: 'Deep', description: '', metadata: { k: nested(depth) } });
       expect(answer).toEqual({
@@ -64,7 +64,7 @@ describe('metadata size', () => {
 
 describe('dependency cycles', () => {
   it('task_update refuses addBlocks and addBlockedBy that would close a cycle, changing nothing', async () => {
-    const todos = new TodoTools();
+    const todos = new TaskTools();
     for (const subject of ['A', 'B', 'C']) await todos.createTask({ subject, description: '' });
     await todos.updateTask({ taskId: '2', addBlockedBy: ['1'] });
     await todos.updateTask({ taskId: '3', addBlockedBy: ['2'] });
@@ -96,8 +96,8 @@ describe('a stored list with metadata nested too deep (written before the limit,
     const deep = nested(4_500);
     const task = { id: '1', subject: 'A', status: 'pending', description: '', blocks: [], blockedBy: [] };
     const snapshot = { tasks: [{ ...task, metadata: { deep } }], highWaterMark: 1, seq: 0 };
-    const tools = new TodoTools({
-      taskStore: {
+    const tools = new TaskTools({
+      store: {
         load: async () => snapshot,
         changesSince: async () => undefined,
         transact: async (_seq: number, fn: (catchUp: unknown) => Promise<{ result: unknown }>) => ({

@@ -2,7 +2,7 @@
  * Size limits of the task-list tools. Every limit is an option; the defaults are generous for a
  * model's working list and small enough that a runaway model cannot fill memory or context.
  */
-export interface TodoLimits {
+export interface TaskListLimits {
   /** Most tasks a task list holds at once (task_create beyond it is an error). Default 1000. */
   maxTasks: number;
   /** Longest subject (and todo_write content), in characters. Default 500. */
@@ -27,7 +27,7 @@ export interface TodoLimits {
 }
 
 /** The limits used where a caller sets none. */
-export const DEFAULT_LIMITS: Readonly<TodoLimits> = Object.freeze({
+export const DEFAULT_LIMITS: Readonly<TaskListLimits> = Object.freeze({
   maxTasks: 1000,
   maxSubjectLength: 500,
   maxDescriptionLength: 10_000,
@@ -44,7 +44,7 @@ export const DEFAULT_LIMITS: Readonly<TodoLimits> = Object.freeze({
  * conversation of a server (one per HTTP session) has the same limits, so they share one set.
  * At most 64 sets are kept (a program with more builds the rest each time).
  */
-export function perLimits<T>(build: (limits: Readonly<TodoLimits>) => T): (limits: Readonly<TodoLimits>) => T {
+export function perLimits<T>(build: (limits: Readonly<TaskListLimits>) => T): (limits: Readonly<TaskListLimits>) => T {
   const built = new Map<string, T>();
   return (limits) => {
     const key = JSON.stringify(limits);

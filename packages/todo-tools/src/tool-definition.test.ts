@@ -2,23 +2,27 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TaskToolsCore } from './tasks/task-tools-core.js';
 import { TodoToolCore } from './todo/todo-tool-core.js';
-import { TodoToolsCore } from './todo-tools-core.js';
+import { TodoWriteToolCore } from './todo-write/todo-write-tool-core.js';
 
 describe('tool definitions', () => {
   it('each family hands out its tools in order, built once and frozen', () => {
-    const todos = new TodoToolsCore();
-    expect(todos.taskToolDefinitions().map((tool) => tool.name)).toEqual([
+    const todos = new TaskToolsCore();
+    expect(todos.definitions().map((tool) => tool.name)).toEqual([
       'task_create',
       'task_update',
       'task_list',
       'task_get',
     ]);
-    expect(todos.taskClaimDefinitions().map((tool) => tool.name)).toEqual(['task_claim']);
-    expect(todos.todoWriteDefinitions().map((tool) => tool.name)).toEqual(['todo_write']);
+    expect(todos.claimDefinitions().map((tool) => tool.name)).toEqual(['task_claim']);
+    const todoWrite = new TodoWriteToolCore();
+    expect(todoWrite.definitions().map((tool) => tool.name)).toEqual(['todo_write']);
     expect(new TodoToolCore().definitions().map((tool) => tool.name)).toEqual(['todo']);
-    expect(todos.taskToolDefinitions()).toBe(todos.taskToolDefinitions());
-    for (const tool of todos.taskToolDefinitions()) {
+    expect(todos.definitions()).toBe(todos.definitions());
+    expect(todos.claimDefinitions()).toBe(todos.claimDefinitions());
+    expect(todoWrite.definitions()).toBe(todoWrite.definitions());
+    for (const tool of [...todos.definitions(), ...todoWrite.definitions()]) {
       expect(Object.isFrozen(tool)).toBe(true);
       expect(Object.isFrozen(tool.inputJsonSchema)).toBe(true);
       expect(Object.isFrozen(tool.annotations)).toBe(true);
@@ -26,11 +30,11 @@ describe('tool definitions', () => {
   });
 
   it('carry what the options present: output schemas only with structuredOutput, _meta only with alwaysLoad', () => {
-    const [plain] = new TodoToolsCore().taskToolDefinitions();
+    const [plain] = new TaskToolsCore().definitions();
     expect(plain).not.toHaveProperty('outputSchema');
     expect(plain).not.toHaveProperty('outputJsonSchema');
     expect(plain).not.toHaveProperty('_meta');
-    const [shown] = new TodoToolsCore({ structuredOutput: true, alwaysLoad: true }).taskToolDefinitions();
+    const [shown] = new TaskToolsCore({ structuredOutput: true, alwaysLoad: true }).definitions();
     expect(shown?.outputJsonSchema).toMatchObject({ type: 'object', required: ['task'] });
     expect(shown?._meta).toEqual({ 'anthropic/alwaysLoad': true });
     // The JSON Schema clients are shown is zod's draft-07 output, as the v1 SDK writes it.
@@ -43,8 +47,8 @@ describe('tool definitions', () => {
   });
 
   it('a handler answers as the direct API does, on the same list, and refuses bad input in a result', async () => {
-    const todos = new TodoToolsCore({ structuredOutput: true });
-    const [create, update, list] = todos.taskToolDefinitions();
+    const todos = new TaskToolsCore({ structuredOutput: true });
+    const [create, update, list] = todos.definitions();
     expect(await create?.handler({ subject: 'A', description: '' }, {})).toMatchObject({
       content: [{ type: 'text', text: 'Task #1 created successfully: A' }],
       structuredContent: { task: { id: '1' } },
@@ -69,11 +73,11 @@ describe('tool definitions', () => {
   });
 
   it('the task_update handler passes on the call signal: aborted during TaskCompleted, it answers Interrupted', async () => {
-    const todos = new TodoToolsCore({
+    const todos = new TaskToolsCore({
       beforeTask: (event) => (event === 'TaskCompleted' ? new Promise<undefined>(() => {}) : undefined),
     });
     await todos.createTask({ subject: 'A', description: '' });
-    const update = todos.taskToolDefinitions()[1];
+    const update = todos.definitions()[1];
     const controller = new AbortController();
     const answer = update?.handler({ taskId: '1', status: 'completed' }, { signal: controller.signal });
     controller.abort();

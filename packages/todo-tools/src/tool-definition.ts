@@ -1,7 +1,7 @@
 /**
  * A tool as data, the same under every MCP SDK: what a client is shown (name, title, description,
  * schemas, annotations, `_meta`) and what a call does (a handler answering a plain result). Each
- * family builds its tools as definitions (`TodoTools.taskToolDefinitions()`, …); the entries of the
+ * family builds its tools as definitions (`TaskTools.definitions()`, …); the entries of the
  * package mount them on a server of one SDK major (`.` on `@modelcontextprotocol/sdk` 1.x, `./v2` on
  * `@modelcontextprotocol/server` 2.x), so the tools, their answers and their checks are one code.
  *

@@ -40,10 +40,10 @@ function unportable(schema: unknown, path: string, found: string[] = []): string
 /** Every tool of the package (structured output on) as a client of `sdk`'s major lists it. */
 async function listedTools(sdk: SdkMajor) {
   const server = sdk.newServer('all');
-  const todos = new sdk.TodoTools({ structuredOutput: true });
-  todos.registerTaskTools(server);
-  todos.registerTaskClaim(server);
-  todos.registerTodoWrite(server);
+  const tasks = new sdk.TaskTools({ structuredOutput: true });
+  tasks.register(server);
+  tasks.registerClaim(server);
+  new sdk.TodoWriteTool({ structuredOutput: true }).register(server);
   new sdk.TodoTool({ structuredOutput: true }).register(server);
   const { tools } = await (await sdk.connect(server)).listTools();
   return tools;

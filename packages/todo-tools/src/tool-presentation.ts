@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { ToolDefinition, ToolHints } from './tool-definition.js';
 import { jsonSchemaOf } from './tool-input.js';
 
-/** The presentation options every family takes (TodoTools, TodoTool). */
+/** The presentation options every family takes (TaskTools, TodoWriteTool, TodoTool). */
 export interface ToolPresentation {
   /**
    * Results carry `structuredContent` and the tools declare their `outputSchema` (default false:

@@ -1,21 +1,28 @@
-/** The status of a stored task or todo item. */
-export type TodoStatus = 'pending' | 'in_progress' | 'completed';
+/**
+ * The status of a task of the task tools or an item of todo_write, as Claude Code names them (the
+ * `todo` tool's statuses, which add `deleted`, are TodoTaskStatus).
+ */
+export type TaskStatus = 'pending' | 'in_progress' | 'completed';
 
 /**
- * One entry of the list as `onUpdate` receives it and `tasks()` returns it (seed 000): every
- * item has `content`, `status` and `activeForm`; a task adds `id`, `description`, `blocks`,
- * `blockedBy` and, when set, `owner` and `metadata`.
+ * One item of todo_write's list, in the shape of Claude Code's TodoWrite, as `onUpdate` receives
+ * it: `content`, `status` and `activeForm`. A task of the task tools (TaskItem) comes in the same
+ * shape with more fields, so an application can show either family's list alike.
  */
-export interface TodoItem {
+export interface TodoWriteItem {
   /** What to do; a task's subject. */
   content: string;
-  status: TodoStatus;
+  status: TaskStatus;
   /** The present continuous form; defaults to `content`. */
   activeForm: string;
 }
 
-/** A task in the shape `onUpdate` receives and `tasks()` returns. */
-export interface TaskItem extends TodoItem {
+/**
+ * A task of the task tools in the shape `onUpdate` receives and `tasks()` returns: todo_write's
+ * item shape (`content` is the subject) plus `id`, `description`, `blocks`, `blockedBy` and, when
+ * set, `owner` and `metadata`.
+ */
+export interface TaskItem extends TodoWriteItem {
   /** Decimal id, "1", "2", ...; never reused. */
   id: string;
   description: string;
@@ -37,7 +44,7 @@ export interface ToolAnswer {
 }
 
 /**
- * What changed in a task list (TodoTools' `onChange`): the tasks put (created or changed), as they
+ * What changed in a task list (TaskTools' `onChange`): the tasks put (created or changed), as they
  * are now, and the ids removed. `whole` is true when the list was read whole (another process's
  * changes could not be told apart), and `put` is then the whole list. `put` is copied when first
  * read: read it in the callback (an observer that does not read it pays nothing for it).

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { McpServer, type RegisteredTool, type ServerContext } from '@modelcontextprotocol/server';
 import type { Answerer } from '@raider/ask-tools/v2';
 import { TaskRegistry } from '@raider/tasks-registry';
-import type { TodoLimits, ToolCallResult, ToolConfig, ToolContext, ToolRegistrar } from '@raider/todo-tools/v2';
+import type { TaskListLimits, ToolCallResult, ToolConfig, ToolContext, ToolRegistrar } from '@raider/todo-tools/v2';
 import { BOARD_APP_URI, BoardApp, offerOnAnnouncement, rendersApps } from '../board/board-app.js';
 import type { ListHandle } from '../lists/list-handle.js';
 import { type Logger, silent } from '../log.js';
@@ -34,7 +34,7 @@ export interface ConversationOptions {
   /** How long a question may wait for its answer, in ms. */
   askTimeoutMs: number;
   /** List limits; any left out take the defaults of DEFAULT_LIMITS. */
-  limits?: Partial<TodoLimits>;
+  limits?: Partial<TaskListLimits>;
   log?: Logger;
   /** The list the conversation works on when it is shared or durable; without it the list lives in the conversation. */
   list?: ListHandle;

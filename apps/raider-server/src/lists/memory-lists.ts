@@ -1,6 +1,6 @@
 /** Lists shared in memory by this process's conversations that name them (no data dir, no database). */
 import { type MessageStore, memoryMessageStore } from '@raider/tasks-registry';
-import { type ListStore, memoryStore, memoryTaskStore, type TaskStore } from '@raider/todo-tools/v2';
+import { type ListStore, memoryListStore, memoryTaskStore, type TaskStore } from '@raider/todo-tools/v2';
 import { SharedListLimitError } from '../errors.js';
 import type { ListHandle, WholeSection } from './list-handle.js';
 
@@ -79,7 +79,7 @@ export function memoryList(id: string, options: MemoryListOptions = {}): ListHan
     store<T>(section: WholeSection): ListStore<T> {
       let store = list.sections.get(section);
       if (!store) {
-        const inner = memoryStore<unknown>();
+        const inner = memoryListStore<unknown>();
         // The other conversations on the list hear of a change (the task store tells its own).
         store = {
           load: () => inner.load(),

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeMessageStoreConformance } from '@raider/tasks-registry/conformance';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 import { describe, expect, it } from 'vitest';
 import { ClaudeCodeWriter } from '../../test/claude-code-writer.mjs';
 import { closedAfter, tempDir } from '../../test/cleanup.js';
@@ -69,7 +69,7 @@ describe('the inboxes in the list folder', () => {
   it("Claude Code's reader and its reset pass the inboxes by; the tasks' store and watch do too", async () => {
     const path = join(tempDir(), 'list');
     const folder = open(path);
-    const tools = new TodoTools({ taskStore: folder.tasks });
+    const tools = new TaskTools({ store: folder.tasks });
     await tools.createTask({ subject: 'Only task', description: '' });
     let woken = 0;
     folder.watch(() => {
@@ -87,7 +87,7 @@ describe('the inboxes in the list folder', () => {
     await tools.updateTask({ taskId: '1', status: 'completed' });
     expect(await claude.resetIfAllCompleted()).toEqual(['1']);
     expect(await folder.messages.peek('bob')).toEqual([kept]);
-    const reread = new TodoTools({ taskStore: open(path).tasks });
+    const reread = new TaskTools({ store: open(path).tasks });
     await reread.syncTasks();
     expect(reread.listTasks()).toBe('No tasks found');
   });

@@ -5,11 +5,11 @@
  */
 import { serial } from '../serial.js';
 import type { TodoSnapshot } from '../todo/todo-types.js';
-import type { TodoItem } from '../types.js';
+import type { TodoWriteItem } from '../types.js';
 import type { TaskStore } from './task-store.js';
 
 /** What a transaction's function returns: the state to write (none: nothing changed) and its result. */
-export interface Transaction<T, R> {
+export interface ListTransaction<T, R> {
   next?: T;
   result: R;
 }
@@ -26,29 +26,29 @@ export interface Transaction<T, R> {
  */
 export interface ListStore<T> {
   load(): Promise<T | undefined>;
-  transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R>;
+  transact<R>(fn: (current: T | undefined) => ListTransaction<T, R> | Promise<ListTransaction<T, R>>): Promise<R>;
 }
 
 /** todo_write's state: the last list it accepted. */
 export interface TodoWriteState {
-  todos: TodoItem[];
+  todos: TodoWriteItem[];
 }
 
 /** The `todo` family's state: its snapshot. */
-export type TodoFamilyState = TodoSnapshot;
+export type TodoToolState = TodoSnapshot;
 
 /**
  * A store in memory, shared by whoever holds it (several conversations of one process, tests).
  * Transactions run one at a time; states are copied in and out, so no caller shares objects.
  */
-export function memoryStore<T>(initial?: T): ListStore<T> {
+export function memoryListStore<T>(initial?: T): ListStore<T> {
   let state: T | undefined = initial === undefined ? undefined : structuredClone(initial);
   const queue = serial();
   return {
     async load() {
       return state === undefined ? undefined : structuredClone(state);
     },
-    transact<R>(fn: (current: T | undefined) => Transaction<T, R> | Promise<Transaction<T, R>>): Promise<R> {
+    transact<R>(fn: (current: T | undefined) => ListTransaction<T, R> | Promise<ListTransaction<T, R>>): Promise<R> {
       return queue(async () => {
         const { next, result } = await fn(state === undefined ? undefined : structuredClone(state));
         if (next !== undefined) state = structuredClone(next);
@@ -63,10 +63,10 @@ export function memoryStore<T>(initial?: T): ListStore<T> {
  * families' states whole, and a wake-up when the list may have changed elsewhere.
  */
 export interface ListStores {
-  /** The task list, by record, with its change feed (for one holder: one TodoTools). */
+  /** The task list, by record, with its change feed (for one holder: one TaskTools). */
   readonly tasks: TaskStore;
   /** The `todo` family's snapshot, whole. */
-  readonly todo: ListStore<TodoFamilyState>;
+  readonly todo: ListStore<TodoToolState>;
   /** todo_write's last list, whole. */
   readonly todoWrite: ListStore<TodoWriteState>;
   /** Calls `onChange` (any number of times) when the list may have changed elsewhere; returns a function that stops it. */

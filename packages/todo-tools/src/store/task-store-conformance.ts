@@ -4,7 +4,7 @@
  * The test functions are passed in (vitest's, or another runner's of the same shape), so the
  * package does not depend on a test runner.
  */
-import { TodoToolsCore as TodoTools } from '../todo-tools-core.js';
+import { TaskToolsCore } from '../tasks/task-tools-core.js';
 import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from './task-store.js';
 
 /** The test functions the suite registers its tests with (vitest's `describe`, `it`, `expect`). */
@@ -108,12 +108,12 @@ function recordsAndFeed({ it, expect }: ConformanceRunner, withList: WithList): 
   it(
     'every metadata key is kept through the store, "__proto__" included',
     withList(async (handle) => {
-      const tools = new TodoTools({ taskStore: handle() });
+      const tools = new TaskToolsCore({ store: handle() });
       const args = JSON.parse('{"subject":"A","description":"","metadata":{"__proto__":{"x":1},"k":2}}');
       expect((await tools.createTask(args)).text).toBe('Task #1 created successfully: A');
       const [stored] = (await handle().load()).tasks;
       expect(JSON.stringify(stored?.metadata)).toBe('{"__proto__":{"x":1},"k":2}');
-      const reader = new TodoTools({ taskStore: handle() });
+      const reader = new TaskToolsCore({ store: handle() });
       await reader.syncTasks();
       expect(JSON.stringify(reader.tasks()[0]?.metadata)).toBe('{"__proto__":{"x":1},"k":2}');
     }),
@@ -229,12 +229,12 @@ function claimsAndWatch({ it, expect }: ConformanceRunner, withList: WithList): 
   it(
     'claims are atomic: 3 holders x 8 agents racing for 12 tasks, each task claimed exactly once',
     withList(async (handle) => {
-      const setup = new TodoTools({ taskStore: handle() });
+      const setup = new TaskToolsCore({ store: handle() });
       for (let i = 1; i <= 12; i += 1) await setup.createTask({ subject: `T${i}`, description: '' });
       const holders = [handle(), handle(), handle()];
       const answers = await Promise.all(
         Array.from({ length: 24 }, (_, i) =>
-          new TodoTools({ taskStore: holders[i % 3] as TaskStore, session: `agent-${i}` }).claimTask({
+          new TaskToolsCore({ store: holders[i % 3] as TaskStore, session: `agent-${i}` }).claimTask({
             owner: `agent-${i}`,
             leaseSeconds: 600,
           }),
@@ -254,12 +254,12 @@ function claimsAndWatch({ it, expect }: ConformanceRunner, withList: WithList): 
     withList(async (handle) => {
       let now = Date.UTC(2026, 11, 1, 10, 0, 0);
       const clock = () => now;
-      const holder = new TodoTools({ taskStore: handle(), session: 'holder', now: clock });
+      const holder = new TaskToolsCore({ store: handle(), session: 'holder', now: clock });
       await holder.createTask({ subject: 'Parse', description: '' });
       expect((await holder.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 30 })).text).toBe(
         'Claimed task #1: Parse',
       );
-      const reader = new TodoTools({ taskStore: handle(), session: 'reader', now: clock });
+      const reader = new TaskToolsCore({ store: handle(), session: 'reader', now: clock });
       await reader.syncTasks();
       expect(reader.listTasks()).toBe('#1 [in_progress] Parse (alice)');
       now += 30_000;
@@ -273,7 +273,7 @@ function claimsAndWatch({ it, expect }: ConformanceRunner, withList: WithList): 
       expect(stored.status).toBe('pending');
       expect(stored.owner).toBeUndefined();
       expect(stored.claim).toBeUndefined();
-      const late = new TodoTools({ taskStore: handle(), session: 'late', now: clock });
+      const late = new TaskToolsCore({ store: handle(), session: 'late', now: clock });
       expect((await late.claimTask({ owner: 'bob' })).text).toBe('Claimed task #1: Parse');
     }),
   );
@@ -282,10 +282,10 @@ function claimsAndWatch({ it, expect }: ConformanceRunner, withList: WithList): 
     'a live lease fences every other holder: no claim under the same name, no update, completion or delete',
     withList(async (handle) => {
       const now = Date.UTC(2026, 11, 1, 10, 0, 0);
-      const holder = new TodoTools({ taskStore: handle(), session: 'holder', now: () => now });
+      const holder = new TaskToolsCore({ store: handle(), session: 'holder', now: () => now });
       await holder.createTask({ subject: 'Parse', description: '' });
       await holder.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 600 });
-      const other = new TodoTools({ taskStore: handle(), session: 'other', now: () => now });
+      const other = new TaskToolsCore({ store: handle(), session: 'other', now: () => now });
       expect((await other.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 600 })).text).toBe(
         "Task #1 is already claimed by alice under another session's lease, until 2026-12-01T10:10:00Z",
       );

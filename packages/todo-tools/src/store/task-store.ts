@@ -5,10 +5,10 @@
  * a write commits only on top of the latest sequence. So no call reads or writes the whole list,
  * and two holders (or processes) never lose each other's change.
  */
-import type { TodoStatus } from '../types.js';
+import type { TaskStatus } from '../types.js';
 
 /**
- * A claim with a lease (task_claim): the owner it named, the session (the TodoTools) that made it,
+ * A claim with a lease (task_claim): the owner it named, the session (the TaskTools) that made it,
  * and when it lapses unless that session touches the task again (ms since the epoch).
  */
 export interface TaskClaim {
@@ -29,7 +29,7 @@ export interface TaskRecord {
   description: string;
   activeForm?: string;
   owner?: string;
-  status: TodoStatus;
+  status: TaskStatus;
   /** Ids of the tasks that wait for this one. */
   blocks: string[];
   /** Ids of the tasks this one waits for. */

@@ -5,7 +5,7 @@
  */
 import { copyMetadata, mergeMetadata } from '../metadata.js';
 import type { TaskRecord, TaskWrite } from '../store/task-store.js';
-import type { TaskItem, TodoStatus } from '../types.js';
+import type { TaskItem, TaskStatus } from '../types.js';
 
 /** A task as the list keeps it in memory: a store's record, its links as mirrored sets. */
 export interface StoredTask extends Omit<TaskRecord, 'blocks' | 'blockedBy'> {
@@ -19,7 +19,7 @@ export interface UpdateArgs {
   subject?: string;
   description?: string;
   activeForm?: string;
-  status?: TodoStatus | 'deleted';
+  status?: TaskStatus | 'deleted';
   addBlocks?: string[];
   addBlockedBy?: string[];
   owner?: string;

@@ -1,6 +1,6 @@
 /** The input schemas of the task tools (task_create, task_update, task_get, task_list). */
 import { z } from 'zod';
-import type { TodoLimits } from '../limits.js';
+import type { TaskListLimits } from '../limits.js';
 import { received } from '../received.js';
 import { idList, objectError, record, status, taskId, text, UPDATE_STATUSES } from '../schema-fields.js';
 
@@ -8,7 +8,7 @@ import { idList, objectError, record, status, taskId, text, UPDATE_STATUSES } fr
 export const MAX_LEASE_SECONDS = 7 * 24 * 3600;
 
 /** The input schemas of task_create, task_update, task_get and task_list for one set of limits. */
-export function taskSchemas(limits: TodoLimits) {
+export function taskSchemas(limits: TaskListLimits) {
   const create = z.strictObject(
     {
       subject: text(limits.maxSubjectLength, { blank: false }).describe(

@@ -1,10 +1,10 @@
 // Cost of the task tools against the size of the list: create, update and get must not grow
 // with it; list is linear. Run with `pnpm --filter @raider/todo-tools bench`.
 import { bench, describe } from 'vitest';
-import { TodoTools } from '../index.js';
+import { TaskTools } from '../index.js';
 
-async function listOf(size: number): Promise<TodoTools> {
-  const todos = new TodoTools({ limits: { maxTasks: Number.MAX_SAFE_INTEGER } });
+async function listOf(size: number): Promise<TaskTools> {
+  const todos = new TaskTools({ limits: { maxTasks: Number.MAX_SAFE_INTEGER } });
   for (let i = 1; i <= size; i += 1) {
     await todos.createTask({ subject: `Task ${i}`, description: 'something to do' });
     if (i > 1 && i % 3 === 0) await todos.updateTask({ taskId: String(i), addBlockedBy: [String(i - 1)] });

@@ -7,11 +7,11 @@ afterEach(closeClients);
 
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text;
 
-describe.each(SDK_MAJORS)('SDK v$major', ({ TodoTools, connect, newServer }) => {
+describe.each(SDK_MAJORS)('SDK v$major', ({ TaskTools, TodoWriteTool, connect, newServer }) => {
   describe('what the model reads (structured output off, the default)', () => {
     it('every result is the text alone and no tool declares an output schema: Claude Code shows its model the text', async () => {
-      const todos = new TodoTools();
-      const client = await connect(todos.taskServer);
+      const todos = new TaskTools();
+      const client = await connect(todos.server);
       for (const tool of (await client.listTools()).tools) expect(tool).not.toHaveProperty('outputSchema');
       const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
       expect(await call('task_create', { subject: 'Design the API', description: 'REST' })).toEqual({
@@ -31,8 +31,8 @@ describe.each(SDK_MAJORS)('SDK v$major', ({ TodoTools, connect, newServer }) => 
     });
 
     it('alwaysLoad marks every tool for Claude Code (`anthropic/alwaysLoad`), and nothing else changes', async () => {
-      const plain = (await (await connect(new TodoTools().taskServer)).listTools()).tools;
-      const loaded = (await (await connect(new TodoTools({ alwaysLoad: true }).taskServer)).listTools()).tools;
+      const plain = (await (await connect(new TaskTools().server)).listTools()).tools;
+      const loaded = (await (await connect(new TaskTools({ alwaysLoad: true }).server)).listTools()).tools;
       for (const tool of plain) expect(tool._meta?.['anthropic/alwaysLoad']).toBeUndefined();
       expect(loaded.map((tool) => tool._meta?.['anthropic/alwaysLoad'])).toEqual([true, true, true, true]);
       expect(loaded.map(({ _meta, ...rest }) => rest)).toEqual(plain.map(({ _meta, ...rest }) => rest));
@@ -41,7 +41,7 @@ describe.each(SDK_MAJORS)('SDK v$major', ({ TodoTools, connect, newServer }) => 
 
   describe('the task tools over MCP', () => {
     it('lists four tools with schemas, output schemas (structured output on) and honest annotations', async () => {
-      const client = await connect(new TodoTools({ structuredOutput: true }).taskServer);
+      const client = await connect(new TaskTools({ structuredOutput: true }).server);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(['task_create', 'task_update', 'task_list', 'task_get']);
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
@@ -65,8 +65,8 @@ describe.each(SDK_MAJORS)('SDK v$major', ({ TodoTools, connect, newServer }) => 
     });
 
     it('runs a session end to end with Claude Code answers and, with structured output on, structured content', async () => {
-      const todos = new TodoTools({ structuredOutput: true });
-      const client = await connect(todos.taskServer);
+      const todos = new TaskTools({ structuredOutput: true });
+      const client = await connect(todos.server);
       const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
 
       const created = await call('task_create', { subject: 'Design the API', description: 'REST' });
@@ -119,8 +119,8 @@ describe.each(SDK_MAJORS)('SDK v$major', ({ TodoTools, connect, newServer }) => 
     });
 
     it('bad input is an error result saying what was expected and received; the list is unchanged', async () => {
-      const todos = new TodoTools();
-      const client = await connect(todos.taskServer);
+      const todos = new TaskTools();
+      const client = await connect(todos.server);
       await client.callTool({ name: 'task_create', arguments: { subject: 'A', description: '' } });
       const before = todos.tasks();
       const cases: [string, Record<string, unknown>, string][] = [
@@ -147,11 +147,11 @@ describe.each(SDK_MAJORS)('SDK v$major', ({ TodoTools, connect, newServer }) => 
       expect(todos.tasks()).toEqual(before);
     });
 
-    it('mounts on a server you own, sharing the one list', async () => {
-      const todos = new TodoTools();
+    it('mounts on a server you own beside another family, sharing the one list', async () => {
+      const todos = new TaskTools();
       const server = newServer('mine');
-      todos.registerTaskTools(server);
-      todos.registerTodoWrite(server);
+      todos.register(server);
+      new TodoWriteTool().register(server);
       const client = await connect(server);
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
         'task_create',
@@ -170,7 +170,7 @@ describe.each(SDK_MAJORS)('SDK v$major', ({ TodoTools, connect, newServer }) => 
       const hookRuns = new Promise<void>((resolve) => {
         hookStarted = resolve;
       });
-      const todos = new TodoTools({
+      const todos = new TaskTools({
         beforeTask: (event) => {
           if (event !== 'TaskCompleted') return undefined;
           hookStarted();
@@ -180,7 +180,7 @@ describe.each(SDK_MAJORS)('SDK v$major', ({ TodoTools, connect, newServer }) => 
         },
       });
       await todos.createTask({ subject: 'A', description: '' });
-      const client = await connect(todos.taskServer);
+      const client = await connect(todos.server);
       const call = client.callTool({ name: 'task_update', arguments: { taskId: '1', status: 'completed' } });
       await hookRuns;
       await client.close();
@@ -193,10 +193,11 @@ describe.each(SDK_MAJORS)('SDK v$major', ({ TodoTools, connect, newServer }) => 
     });
 
     it('builds each server once', () => {
-      const todos = new TodoTools();
-      expect(todos.taskServer).toBe(todos.taskServer);
+      const todos = new TaskTools();
+      const todoWrite = new TodoWriteTool();
       expect(todos.server).toBe(todos.server);
-      expect(todos.server).not.toBe(todos.taskServer);
+      expect(todoWrite.server).toBe(todoWrite.server);
+      expect(todoWrite.server).not.toBe(todos.server);
     });
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type TaskItem, TodoTools } from '../index.js';
+import { type TaskItem, TaskTools } from '../index.js';
 
 const id = fc.integer({ min: 1, max: 12 }).map(String);
 const subject = fc.oneof(fc.constantFrom('A', 'B', 'Fix it', ' ', ''), fc.string({ maxLength: 8 }));
@@ -35,9 +35,9 @@ const commands = fc.array(fc.oneof(create, update, update), { minLength: 5, maxL
 
 type Command = { kind: 'create'; args: unknown } | { kind: 'update'; args: unknown };
 
-/** A TodoTools object after `cmds`, in order. */
-async function replayed(cmds: readonly Command[]): Promise<TodoTools> {
-  const todos = new TodoTools();
+/** A TaskTools object after `cmds`, in order. */
+async function replayed(cmds: readonly Command[]): Promise<TaskTools> {
+  const todos = new TaskTools();
   for (const cmd of cmds) {
     if (cmd.kind === 'create') await todos.createTask(cmd.args);
     else await todos.updateTask(cmd.args);
@@ -68,7 +68,7 @@ describe('task tools over random call sequences (property)', { timeout: 120_000 
     await fc.assert(
       fc.asyncProperty(commands, async (cmds) => {
         let updates = 0;
-        const todos = new TodoTools({ onUpdate: () => (updates += 1) });
+        const todos = new TaskTools({ onUpdate: () => (updates += 1) });
         let highest = 0;
         for (const cmd of cmds) {
           const before = todos.tasks();
@@ -117,7 +117,7 @@ describe('task tools over random call sequences (property)', { timeout: 120_000 
     await fc.assert(
       fc.asyncProperty(commands, async (cmds) => {
         const todos = await replayed(cmds);
-        const copy = new TodoTools();
+        const copy = new TaskTools();
         copy.restoreTasks(todos.tasks());
         expect(copy.tasks()).toEqual(todos.tasks());
         expect(copy.listTasks()).toBe(todos.listTasks());

@@ -1,7 +1,7 @@
 // The task tools on a task store: what a call writes (only what it touched), and changes made by
 // another holder reaching this one through the feed.
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_TASK_ID, memoryTaskStore, type TaskStore, type TaskWrite, TodoTools } from '../index.js';
+import { MAX_TASK_ID, memoryTaskStore, type TaskStore, TaskTools, type TaskWrite } from '../index.js';
 
 /** A store that records every write it commits. */
 function recording(store: TaskStore): { store: TaskStore; writes: TaskWrite[] } {
@@ -23,7 +23,7 @@ function recording(store: TaskStore): { store: TaskStore; writes: TaskWrite[] } 
 describe('the task tools on a task store', () => {
   it('a call writes only the tasks it touched, in Claude Code’s record shape', async () => {
     const { store, writes } = recording(memoryTaskStore());
-    const tools = new TodoTools({ taskStore: store });
+    const tools = new TaskTools({ store: store });
     for (const subject of ['A', 'B', 'C', 'D']) await tools.createTask({ subject, description: '' });
     writes.length = 0;
     await tools.updateTask({ taskId: '2', addBlockedBy: ['1'] });
@@ -55,8 +55,8 @@ describe('the task tools on a task store', () => {
   it("another holder's changes show at the next call, and syncTasks hands them to onUpdate", async () => {
     const store = memoryTaskStore();
     const onUpdate = vi.fn();
-    const a = new TodoTools({ taskStore: store, onUpdate });
-    const b = new TodoTools({ taskStore: store });
+    const a = new TaskTools({ store: store, onUpdate });
+    const b = new TaskTools({ store: store });
     await a.createTask({ subject: 'A', description: '' });
     onUpdate.mockClear();
     await b.createTask({ subject: 'B', description: '' });
@@ -86,7 +86,7 @@ describe('the task tools on a task store', () => {
           return outcome;
         }),
     };
-    const tools = new TodoTools({ taskStore: store });
+    const tools = new TaskTools({ store: store });
     await tools.createTask({ subject: 'A', description: '' });
     fail = true;
     expect((await tools.createTask({ subject: 'B', description: '' })).text).toBe(
@@ -99,7 +99,7 @@ describe('the task tools on a task store', () => {
 
   it('ids end at MAX_TASK_ID: the last one is handed out, then a create is refused with a clear error', async () => {
     const store = memoryTaskStore({ highWaterMark: MAX_TASK_ID - 1 });
-    const tools = new TodoTools({ taskStore: store });
+    const tools = new TaskTools({ store: store });
     expect((await tools.createTask({ subject: 'Last', description: '' })).text).toBe(
       `Task #${MAX_TASK_ID} created successfully: Last`,
     );
@@ -123,7 +123,7 @@ describe('the task tools on a task store', () => {
         return committed;
       },
     };
-    const tools = new TodoTools({ taskStore: store });
+    const tools = new TaskTools({ store: store });
     await tools.createTask({ subject: 'A', description: '' });
     lost = true;
     expect((await tools.createTask({ subject: 'B', description: '' })).text).toBe(
@@ -140,7 +140,7 @@ describe('the task tools on a task store', () => {
 describe('onChange: observers get what changed, not the list', () => {
   it('a call hands on the tasks it touched and the ids it removed; a call that changed nothing, nothing', async () => {
     const changes: unknown[] = [];
-    const tools = new TodoTools({ onChange: (change) => changes.push(change) });
+    const tools = new TaskTools({ onChange: (change) => changes.push(change) });
     for (const subject of ['A', 'B', 'C']) await tools.createTask({ subject, description: '' });
     changes.length = 0;
     await tools.updateTask({ taskId: '2', addBlockedBy: ['1'] });
@@ -167,7 +167,7 @@ describe('onChange: observers get what changed, not the list', () => {
 
   it('a change reads as plain data: its keys, JSON, a spread and structuredClone show put, removed and whole', async () => {
     const changes: object[] = [];
-    const tools = new TodoTools({ onChange: (change) => changes.push(change) });
+    const tools = new TaskTools({ onChange: (change) => changes.push(change) });
     await tools.createTask({ subject: 'A', description: '' });
     const [change] = changes;
     const plain = { put: [expect.objectContaining({ id: '1', content: 'A' })], removed: [], whole: false };
@@ -183,9 +183,9 @@ describe('onChange: observers get what changed, not the list', () => {
   it("another holder's changes reach it as what they changed", async () => {
     const store = memoryTaskStore();
     const changes: { put: { id: string }[]; removed: string[]; whole: boolean }[] = [];
-    const a = new TodoTools({ taskStore: store, onChange: (change) => changes.push(change) });
+    const a = new TaskTools({ store: store, onChange: (change) => changes.push(change) });
     await a.createTask({ subject: 'A', description: '' });
-    const b = new TodoTools({ taskStore: store });
+    const b = new TaskTools({ store: store });
     await b.createTask({ subject: 'B', description: '' });
     changes.length = 0;
     await a.syncTasks();

@@ -1,16 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type TaskItem, TodoTools } from '../index.js';
+import { type TaskItem, TaskTools } from '../index.js';
 import { closeClients, SDK_MAJORS } from '../testing/sdk-majors.js';
 
 async function withTasks(subjects: string[], options = {}) {
-  const todos = new TodoTools(options);
+  const todos = new TaskTools(options);
   for (const subject of subjects) await todos.createTask({ subject, description: `about ${subject}` });
   return todos;
 }
 
 describe('task_create', () => {
   it('creates a pending task with the next id and answers as Claude Code', async () => {
-    const todos = new TodoTools();
+    const todos = new TaskTools();
     expect(await todos.createTask({ subject: 'Fix login bug', description: 'The form 500s' })).toEqual({
       text: 'Task #1 created successfully: Fix login bug',
       isError: false,
@@ -42,7 +42,7 @@ describe('task_create', () => {
   });
 
   it('stores metadata as given, as Claude Code does: null values and an empty record kept', async () => {
-    const todos = new TodoTools();
+    const todos = new TaskTools();
     await todos.createTask({ subject: 'a', description: '', metadata: { keep: null, n: 1 } });
     await todos.createTask({ subject: 'b', description: '', metadata: {} });
     expect(todos.tasks().map((t) => t.metadata)).toEqual([{ keep: null, n: 1 }, {}]);
@@ -52,7 +52,7 @@ describe('task_create', () => {
   });
 
   it('keeps a "__proto__" metadata key as a key (as Claude Code does), on create and update, and pollutes nothing', async () => {
-    const todos = new TodoTools();
+    const todos = new TaskTools();
     // As a model's arguments arrive: JSON, where "__proto__" is an ordinary key.
     await todos.createTask(
       JSON.parse('{"subject":"a","description":"","metadata":{"__proto__":{"admin":true},"n":1}}'),
@@ -67,13 +67,13 @@ describe('task_create', () => {
   });
 
   it('keeps activeForm and metadata when given', async () => {
-    const todos = new TodoTools();
+    const todos = new TaskTools();
     await todos.createTask({ subject: 'Deploy', description: 'd', activeForm: 'Deploying', metadata: { prio: 1 } });
     expect(todos.tasks()[0]).toMatchObject({ activeForm: 'Deploying', metadata: { prio: 1 } });
   });
 
   it('rejects unknown keys, a missing or blank subject and a missing description, changing nothing', async () => {
-    const todos = new TodoTools();
+    const todos = new TaskTools();
     const cases: [unknown, string][] = [
       [{ subject: 'a', description: 'b', owner: 'x' }, 'unknown argument "owner"'],
       [{}, 'subject: expected a string, received nothing; description: expected a string, received nothing'],
@@ -96,7 +96,7 @@ describe('task_create', () => {
   });
 
   it('enforces the limits with errors that name the limit and what was received', async () => {
-    const todos = new TodoTools({ limits: { maxTasks: 2, maxSubjectLength: 10, maxMetadataSize: 20 } });
+    const todos = new TaskTools({ limits: { maxTasks: 2, maxSubjectLength: 10, maxMetadataSize: 20 } });
     expect((await todos.createTask({ subject: 'x'.repeat(11), description: '' })).text).toContain(
       'Error: subject: expected at most 10 characters, received 11 characters',
     );
@@ -239,7 +239,7 @@ describe('task_update', () => {
 
 describe("Claude Code's repairs of a malformed call (models trained on it send these shapes)", () => {
   it('task_create takes title or name for subject, content for description, active_form, a task wrapper', async () => {
-    const todos = new TodoTools();
+    const todos = new TaskTools();
     const calls: [Record<string, unknown>, string][] = [
       [{ title: 'From title', description: 'd' }, 'Task #1 created successfully: From title'],
       [{ name: 'From name', content: 'from content' }, 'Task #2 created successfully: From name'],
@@ -264,7 +264,7 @@ describe("Claude Code's repairs of a malformed call (models trained on it send t
   });
 
   it('a subject is cut from a long description as Claude Code cuts it: 80 characters, at the last space past the 40th', async () => {
-    const todos = new TodoTools();
+    const todos = new TaskTools();
     const noSpace = 'y'.repeat(100);
     await todos.createTask({ description: noSpace });
     expect(todos.tasks()[0]?.content).toBe('y'.repeat(80));
@@ -275,7 +275,7 @@ describe("Claude Code's repairs of a malformed call (models trained on it send t
   });
 
   it('a list of tasks or an Agent call in task_create gets Claude Code’s steering text, and nothing is created', async () => {
-    const todos = new TodoTools();
+    const todos = new TaskTools();
     expect(await todos.createTask({ tasks: [{ subject: 'a' }, { subject: 'b' }] })).toEqual({
       text: 'TaskCreate creates ONE task per call and has no `tasks` or `todos` parameter. Call TaskCreate once per task, passing `subject` (a brief title) and `description` (what needs to be done) as top-level string parameters.',
       isError: true,
@@ -296,9 +296,9 @@ describe("Claude Code's repairs of a malformed call (models trained on it send t
     expect((await todos.claimTask({ taskId: 2, owner: 'bob' })).text).toBe('Claimed task #2: B');
     // As the MCP Inspector's CLI sends `--tool-arg taskId=1`, through each SDK major.
     for (const sdk of SDK_MAJORS) {
-      const mounted = new sdk.TodoTools();
+      const mounted = new sdk.TaskTools();
       mounted.restoreTasks(todos.tasks());
-      const client = await sdk.connect(mounted.taskServer);
+      const client = await sdk.connect(mounted.server);
       expect(await client.callTool({ name: 'task_get', arguments: { taskId: 1 } }), `SDK v${sdk.major}`).toEqual({
         content: [{ type: 'text', text: 'Task #1: A1\nStatus: in_progress\nDescription: about A' }],
       });
@@ -322,7 +322,7 @@ describe('ids', () => {
 
 describe('task_list', () => {
   it('answers No tasks found for an empty list', () => {
-    expect(new TodoTools().listTasks()).toBe('No tasks found');
+    expect(new TaskTools().listTasks()).toBe('No tasks found');
   });
 
   it('one line per task in id order, owner and only blockers not yet completed', async () => {
@@ -381,14 +381,14 @@ describe('task_get', () => {
   });
 
   it('answers Task not found for an unknown id', () => {
-    expect(new TodoTools().getTask('1')).toBe('Task not found');
+    expect(new TaskTools().getTask('1')).toBe('Task not found');
   });
 });
 
 describe('onUpdate', () => {
   it('is called once per changing call with the list, never for calls that change nothing', async () => {
     const onUpdate = vi.fn();
-    const todos = new TodoTools({ onUpdate });
+    const todos = new TaskTools({ onUpdate });
     await todos.createTask({ subject: 'A', description: '' });
     expect(onUpdate).toHaveBeenCalledTimes(1);
     expect(onUpdate).toHaveBeenLastCalledWith([expect.objectContaining({ id: '1', content: 'A' })]);
@@ -406,7 +406,7 @@ describe('onUpdate', () => {
 
   it('hands out copies: changing them does not change the list', async () => {
     let seen: TaskItem[] = [];
-    const todos = new TodoTools({ onUpdate: (list) => (seen = list as TaskItem[]) });
+    const todos = new TaskTools({ onUpdate: (list) => (seen = list as TaskItem[]) });
     await todos.createTask({ subject: 'A', description: '', metadata: { k: { v: 1 } } });
     (seen[0] as TaskItem).content = 'changed';
     (seen[0]?.metadata?.k as { v: number }).v = 2;
@@ -418,7 +418,7 @@ describe('onUpdate', () => {
 describe('beforeTask', () => {
   it('is asked before a task is created and before one is completed, with the task as it would be', async () => {
     const beforeTask = vi.fn(() => undefined);
-    const todos = new TodoTools({ beforeTask });
+    const todos = new TaskTools({ beforeTask });
     await todos.createTask({ subject: 'A', description: 'd' });
     expect(beforeTask).toHaveBeenLastCalledWith('TaskCreated', expect.objectContaining({ id: '1', content: 'A' }));
     await todos.updateTask({ taskId: '1', status: 'in_progress' });
@@ -434,7 +434,7 @@ describe('beforeTask', () => {
 
   it('a text refuses the call: it is the error result and nothing changes', async () => {
     const onUpdate = vi.fn();
-    const todos = new TodoTools({
+    const todos = new TaskTools({
       onUpdate,
       beforeTask: async (event, item) => (item.content.startsWith('bad') ? `${event} hook feedback:\nno` : undefined),
     });
@@ -478,7 +478,7 @@ describe('beforeTask', () => {
   });
 
   it('a hook that throws refuses the call with its message', async () => {
-    const todos = new TodoTools({
+    const todos = new TaskTools({
       beforeTask: () => {
         throw new Error('hook crashed');
       },
@@ -491,7 +491,7 @@ describe('beforeTask', () => {
   });
 
   it('concurrent calls with a slow hook keep ids unique and the list consistent', async () => {
-    const todos = new TodoTools({
+    const todos = new TaskTools({
       beforeTask: (_event, item) => new Promise((resolve) => setTimeout(() => resolve(undefined), Number(item.id) % 3)),
     });
     const answers = await Promise.all(
@@ -505,7 +505,7 @@ describe('beforeTask', () => {
 
   it('a list cleared while a hook runs is not written into', async () => {
     let release: () => void = () => {};
-    const todos = new TodoTools({ beforeTask: () => new Promise<undefined>((r) => (release = () => r(undefined))) });
+    const todos = new TaskTools({ beforeTask: () => new Promise<undefined>((r) => (release = () => r(undefined))) });
     const pending = todos.createTask({ subject: 'A', description: '' });
     await new Promise((r) => setTimeout(r, 0));
     todos.clearTasks();
@@ -527,7 +527,7 @@ describe('tasks, clearTasks and restoreTasks', () => {
     await source.updateTask({ taskId: '2', status: 'deleted' });
     const saved = source.tasks();
 
-    const todos = new TodoTools({ onUpdate, beforeTask });
+    const todos = new TaskTools({ onUpdate, beforeTask });
     todos.restoreTasks(saved);
     expect(todos.tasks()).toEqual(saved);
     expect(onUpdate).not.toHaveBeenCalled();
@@ -536,7 +536,7 @@ describe('tasks, clearTasks and restoreTasks', () => {
   });
 
   it('restoreTasks sorts by numeric id and mirrors links', () => {
-    const todos = new TodoTools();
+    const todos = new TaskTools();
     const base = { status: 'pending' as const, description: '', activeForm: 'x', blockedBy: [] };
     todos.restoreTasks([
       { ...base, id: '10', content: 'ten', blocks: [] },

@@ -11,8 +11,9 @@ import { InMemoryTransport as InMemoryTransportV1 } from '@modelcontextprotocol/
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import * as v1 from '../index.js';
+import type { TaskToolsCore, TaskToolsOptions } from '../tasks/task-tools-core.js';
 import type { TodoToolCore, TodoToolOptions } from '../todo/todo-tool-core.js';
-import type { TodoToolsCore, TodoToolsOptions } from '../todo-tools-core.js';
+import type { TodoWriteToolCore, TodoWriteToolOptions } from '../todo-write/todo-write-tool-core.js';
 import * as v2 from '../v2/index.js';
 
 /** A tool as tools/list shows it, the fields the tests read. */
@@ -48,13 +49,17 @@ export interface TestServer {
   readonly major: 1 | 2;
 }
 
-/** An entry's TodoTools, its servers and register methods seen through TestServer. */
-export type TestTodoTools = TodoToolsCore & {
-  readonly taskServer: TestServer;
+/** An entry's TaskTools, its server and register methods seen through TestServer. */
+export type TestTaskTools = TaskToolsCore & {
   readonly server: TestServer;
-  registerTaskTools(server: TestServer): void;
-  registerTaskClaim(server: TestServer): void;
-  registerTodoWrite(server: TestServer): void;
+  register(server: TestServer): void;
+  registerClaim(server: TestServer): void;
+};
+
+/** An entry's TodoWriteTool, its server and register method seen through TestServer. */
+export type TestTodoWriteTool = TodoWriteToolCore & {
+  readonly server: TestServer;
+  register(server: TestServer): void;
 };
 
 /** An entry's TodoTool, its server and register method seen through TestServer. */
@@ -66,10 +71,14 @@ export type TestTodoTool = TodoToolCore & {
 /** One SDK major under test. */
 export interface SdkMajor {
   major: 1 | 2;
-  /** The entry's TodoTools (`.`'s for v1, `./v2`'s for v2). */
-  TodoTools: new (
-    options?: TodoToolsOptions,
-  ) => TestTodoTools;
+  /** The entry's TaskTools (`.`'s for v1, `./v2`'s for v2). */
+  TaskTools: new (
+    options?: TaskToolsOptions,
+  ) => TestTaskTools;
+  /** The entry's TodoWriteTool. */
+  TodoWriteTool: new (
+    options?: TodoWriteToolOptions,
+  ) => TestTodoWriteTool;
   /** The entry's TodoTool. */
   TodoTool: new (
     options?: TodoToolOptions,
@@ -91,7 +100,8 @@ export async function closeClients(): Promise<void> {
 // same major, which TestServer hides (each test reads as one text for both majors).
 const V1: SdkMajor = {
   major: 1,
-  TodoTools: v1.TodoTools as unknown as SdkMajor['TodoTools'],
+  TaskTools: v1.TaskTools as unknown as SdkMajor['TaskTools'],
+  TodoWriteTool: v1.TodoWriteTool as unknown as SdkMajor['TodoWriteTool'],
   TodoTool: v1.TodoTool as unknown as SdkMajor['TodoTool'],
   newServer: (name = 'test') => new McpServerV1({ name, version: '1.0.0' }) as unknown as TestServer,
   async connect(server) {
@@ -106,7 +116,8 @@ const V1: SdkMajor = {
 
 const V2: SdkMajor = {
   major: 2,
-  TodoTools: v2.TodoTools as unknown as SdkMajor['TodoTools'],
+  TaskTools: v2.TaskTools as unknown as SdkMajor['TaskTools'],
+  TodoWriteTool: v2.TodoWriteTool as unknown as SdkMajor['TodoWriteTool'],
   TodoTool: v2.TodoTool as unknown as SdkMajor['TodoTool'],
   newServer: (name = 'test') => new McpServerV2({ name, version: '1.0.0' }) as unknown as TestServer,
   async connect(server) {

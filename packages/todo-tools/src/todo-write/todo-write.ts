@@ -1,45 +1,45 @@
 /**
- * todo_write (seed 000, shaped after Claude Code's TodoWrite): checks the whole list it is given,
+ * todo_write (shaped after Claude Code's TodoWrite): checks the whole list it is given,
  * keeps it in a store when there is one, hands it to `onUpdate` and renders the answer. It holds
  * no list of its own.
  */
 import { z } from 'zod';
 import { type Answer, rejected, storeProblem, toResult } from '../answer.js';
-import { TodoListError } from '../errors.js';
-import { perLimits, type TodoLimits } from '../limits.js';
+import { TodoWriteListError } from '../errors.js';
+import { perLimits, type TaskListLimits } from '../limits.js';
 import { received } from '../received.js';
 import { objectError, status, TASK_STATUSES, text } from '../schema-fields.js';
 import type { ListStore, TodoWriteState } from '../store/list-store.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { advertised, advertisedOutput } from '../tool-input.js';
 import { presented, type ToolPresentation } from '../tool-presentation.js';
-import type { TodoItem } from '../types.js';
+import type { TodoWriteItem } from '../types.js';
 
 /**
- * The list as todo_write stores it (activeForm defaulted to content), or a TodoListError naming
+ * The list as todo_write stores it (activeForm defaulted to content), or a TodoWriteListError naming
  * the first wrong item: not an object, no content, an unknown status, a second in_progress item
  * (or a limit exceeded).
  */
-export function checkTodos(items: unknown, itemSchema: z.ZodType, maxItems: number): TodoItem[] {
+export function checkTodos(items: unknown, itemSchema: z.ZodType, maxItems: number): TodoWriteItem[] {
   if (!Array.isArray(items)) {
-    throw new TodoListError(`todos: expected an array of items, received ${received(items)}`, undefined);
+    throw new TodoWriteListError(`todos: expected an array of items, received ${received(items)}`, undefined);
   }
   if (items.length > maxItems) {
-    throw new TodoListError(`todos: expected at most ${maxItems} items, received ${items.length}`, undefined);
+    throw new TodoWriteListError(`todos: expected at most ${maxItems} items, received ${items.length}`, undefined);
   }
-  const list: TodoItem[] = [];
+  const list: TodoWriteItem[] = [];
   let inProgress: number | undefined;
   items.forEach((raw, index) => {
     const parsed = itemSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? `todos[${index}].${issue.path.join('.')}` : `todos[${index}]`;
-      throw new TodoListError(`${where}: ${issue?.message ?? 'invalid item'}`, index);
+      throw new TodoWriteListError(`${where}: ${issue?.message ?? 'invalid item'}`, index);
     }
-    const item = parsed.data as { content: string; status: TodoItem['status']; activeForm?: string };
+    const item = parsed.data as { content: string; status: TodoWriteItem['status']; activeForm?: string };
     if (item.status === 'in_progress') {
       if (inProgress !== undefined) {
-        throw new TodoListError(
+        throw new TodoWriteListError(
           `todos[${index}].status: expected at most one in_progress item, received a second one (todos[${inProgress}] is in_progress)`,
           index,
         );
@@ -62,7 +62,7 @@ export function checkTodos(items: unknown, itemSchema: z.ZodType, maxItems: numb
  * 3. [pending] Update the docs
  * ```
  */
-export function renderTodos(list: readonly TodoItem[]): string {
+export function renderTodos(list: readonly TodoWriteItem[]): string {
   const counts = { completed: 0, in_progress: 0, pending: 0 };
   for (const item of list) counts[item.status] += 1;
   const parts = (['completed', 'in_progress', 'pending'] as const)
@@ -73,7 +73,7 @@ export function renderTodos(list: readonly TodoItem[]): string {
 }
 
 /** The schema of one todo_write item for one set of limits. */
-export function todoItemSchema(limits: TodoLimits) {
+export function todoItemSchema(limits: TaskListLimits) {
   return z.strictObject(
     {
       content: text(limits.maxSubjectLength, { blank: false }).describe('What to do, imperative.'),
@@ -87,7 +87,7 @@ export function todoItemSchema(limits: TodoLimits) {
 }
 
 /** The input schema of todo_write for one set of limits. */
-export function todoWriteSchema(limits: TodoLimits) {
+export function todoWriteSchema(limits: TaskListLimits) {
   return z.strictObject(
     {
       todos: z
@@ -117,10 +117,10 @@ const ADVERTISED_OUTPUT = advertisedOutput({ todos: z.array(todoSchema) });
 const itemSchemaFor = perLimits(todoItemSchema);
 const writeSchemaFor = perLimits(todoWriteSchema);
 
-/** What todo_write is built from (TodoTools hands its options on). */
+/** What todo_write is built from (TodoWriteToolCore hands its options on). */
 export interface TodoWriteOptions {
-  limits: Readonly<TodoLimits>;
-  onUpdate: ((list: TodoItem[]) => void) | undefined;
+  limits: Readonly<TaskListLimits>;
+  onUpdate: ((list: TodoWriteItem[]) => void) | undefined;
   store: ListStore<TodoWriteState> | undefined;
   /** Structured results, Claude Code's always-load mark (see ToolPresentation). */
   presentation: ToolPresentation;
@@ -157,8 +157,8 @@ export class TodoWrite {
     return this.builtDefinitions;
   }
 
-  /** The list as todo_write stores it, or a TodoListError naming the first wrong item. */
-  check(items: unknown): TodoItem[] {
+  /** The list as todo_write stores it, or a TodoWriteListError naming the first wrong item. */
+  check(items: unknown): TodoWriteItem[] {
     return checkTodos(items, this.itemSchema, this.options.limits.maxTodoItems);
   }
 
@@ -172,7 +172,7 @@ export class TodoWrite {
       const names = unknown.map((key) => received(key)).join(', ');
       return rejected(`unknown ${unknown.length === 1 ? 'argument' : 'arguments'} ${names}`);
     }
-    let list: TodoItem[];
+    let list: TodoWriteItem[];
     try {
       list = this.check((args as { todos?: unknown }).todos);
     } catch (error) {

@@ -2,7 +2,7 @@
  * Reading the parameters of a `todo` call: types, numeric-string ids, which parameters an action
  * takes, and limits. Everything here runs before any change, so a rejected call changes nothing.
  */
-import type { TodoLimits } from '../limits.js';
+import type { TaskListLimits } from '../limits.js';
 import { nestsDeeperThan } from '../metadata.js';
 import { received } from '../received.js';
 import type { TodoAction, TodoTaskStatus } from './todo-types.js';
@@ -74,7 +74,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Reads the parameters of one call, or says what is wrong with them. */
-export function readParams(raw: unknown, limits: TodoLimits): TodoParams | ParamsError {
+export function readParams(raw: unknown, limits: TaskListLimits): TodoParams | ParamsError {
   if (!isRecord(raw)) {
     return { error: `expected an object of parameters with an action, received ${received(raw)}`, action: '' };
   }
@@ -103,7 +103,7 @@ export function readParams(raw: unknown, limits: TodoLimits): TodoParams | Param
   return params;
 }
 
-function readField(params: TodoParams, key: string, value: unknown, limits: TodoLimits): string | undefined {
+function readField(params: TodoParams, key: string, value: unknown, limits: TaskListLimits): string | undefined {
   switch (key) {
     case 'id': {
       const id = readId(value);

@@ -1,5 +1,5 @@
 /**
- * Snapshots of the `todo` family: validation, and `replay`, which rebuilds the state from a
+ * Snapshots of the `todo` family: validation, and `replayTodo`, which rebuilds the state from a
  * transcript's results. Only a snapshot that validates is ever used; anything else is skipped,
  * never half-applied.
  */
@@ -82,7 +82,7 @@ function hasCycle(byId: ReadonlyMap<number, TodoTask>): boolean {
  * snapshot that validates wins (a rejected call's details carry the unchanged state, so they
  * count too). Entries that are not valid snapshots are skipped. With none: an empty list, next id 1.
  */
-export function replay(details: readonly unknown[]): TodoSnapshot {
+export function replayTodo(details: readonly unknown[]): TodoSnapshot {
   for (let i = details.length - 1; i >= 0; i -= 1) {
     const snapshot = readSnapshot(details[i]);
     if (typeof snapshot !== 'string') return snapshot;

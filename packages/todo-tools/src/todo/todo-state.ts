@@ -85,7 +85,7 @@ function frozenTasks(vector: PersistentVector<TodoTask>): readonly TodoTask[] {
  * unchanged list hands out the same array again, so whoever serialises it may keep its JSON by the
  * array's identity. False for any other value, an equal copy included.
  */
-export function isImmutableTasks(value: unknown): value is readonly TodoTask[] {
+export function isImmutableTodoTasks(value: unknown): value is readonly TodoTask[] {
   return Array.isArray(value) && immutable.has(value);
 }
 

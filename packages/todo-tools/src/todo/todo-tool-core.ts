@@ -3,12 +3,12 @@
  * its direct API (`call`, `callAsync`, …) and its definition as a tool. Each entry's `TodoTool`
  * (`.` for SDK v1, `./v2` for SDK v2) is this class plus `register` and `server` for its SDK.
  * One object holds one list; every result carries the whole state (`details`) so a transcript
- * can rebuild it with `replay`.
+ * can rebuild it with `replayTodo`.
  */
 import { z } from 'zod';
 import { storeFailure } from '../answer.js';
 import { InvalidListError } from '../errors.js';
-import { DEFAULT_LIMITS, type TodoLimits } from '../limits.js';
+import { DEFAULT_LIMITS, type TaskListLimits } from '../limits.js';
 import { tooDeeplyNested } from '../metadata.js';
 import { serial } from '../serial.js';
 import type { ListStore } from '../store/list-store.js';
@@ -29,10 +29,10 @@ export interface TodoToolOptions {
   onUpdate?: (snapshot: TodoSnapshot) => void;
   /** Called after every change, with nothing (no snapshot is copied for it: it costs nothing at any size). */
   onChange?: () => void;
-  /** The state to start from (say, `replay` of a resumed transcript). Must validate. */
+  /** The state to start from (say, `replayTodo` of a resumed transcript). Must validate. */
   snapshot?: TodoSnapshot;
   /** Size limits; any left out take the defaults of DEFAULT_LIMITS. */
-  limits?: Partial<TodoLimits>;
+  limits?: Partial<TaskListLimits>;
   /**
    * Where the list lives. With a store, `callAsync` and the MCP tool load the stored snapshot,
    * apply the call and write the new one in one transaction, so several objects (and processes)
@@ -113,7 +113,7 @@ const ADVERTISED_OUTPUT = advertisedOutput(OUTPUT);
  */
 export class TodoToolCore {
   /** The limits in force. */
-  readonly limits: Readonly<TodoLimits>;
+  readonly limits: Readonly<TaskListLimits>;
   private readonly state = new TodoState();
   private readonly onUpdate: TodoToolOptions['onUpdate'];
   private readonly onChange: TodoToolOptions['onChange'];

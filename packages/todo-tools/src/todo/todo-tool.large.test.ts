@@ -1,7 +1,7 @@
 // Scale checks of the `todo` family, run by `pnpm test:large` (alone, after the unit tests): a
 // list far beyond the default limits, so that nothing on it recurses or goes quadratic.
 import { describe, expect, it } from 'vitest';
-import { replay, TodoTool } from '../index.js';
+import { replayTodo, TodoTool } from '../index.js';
 
 describe('todo at scale', () => {
   it('handles a dependency chain of 100 000 tasks without recursion', () => {
@@ -18,7 +18,7 @@ describe('todo at scale', () => {
     );
     const cyclic = structuredClone(tasks);
     cyclic[0] = { ...cyclic[0], blockedBy: [size] } as (typeof cyclic)[number];
-    expect(replay([{ tasks: cyclic, nextId: size + 1 }])).toEqual({ tasks: [], nextId: 1 });
+    expect(replayTodo([{ tasks: cyclic, nextId: size + 1 }])).toEqual({ tasks: [], nextId: 1 });
     // 2 s alone on a quiet machine, 24 s seen under a parallel run on 2 busy cores.
   }, 600_000);
 });

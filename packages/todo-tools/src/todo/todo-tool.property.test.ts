@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { replay, TodoTool } from '../index.js';
+import { replayTodo, TodoTool } from '../index.js';
 
 // Mostly ids of tasks that exist in a short run, sometimes as strings, rarely wrong.
 const id = fc.oneof(
@@ -77,9 +77,9 @@ describe('todo over random call sequences (property)', { timeout: 120_000 }, () 
           for (const task of tasks) {
             for (const dep of task.blockedBy ?? []) expect(idsNow).toContain(dep);
           }
-          expect(replay([result.details])).toEqual(tool.snapshot());
+          expect(replayTodo([result.details])).toEqual(tool.snapshot());
         }
-        expect(replay(transcript)).toEqual(tool.snapshot());
+        expect(replayTodo(transcript)).toEqual(tool.snapshot());
       }),
       { numRuns: 300 },
     );

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  isImmutableTasks,
-  memoryStore,
-  replay,
+  isImmutableTodoTasks,
+  memoryListStore,
+  replayTodo,
   TODO_GUIDANCE,
   type TodoDetails,
   type TodoSnapshot,
@@ -444,17 +444,17 @@ describe('todo: fields', () => {
 });
 
 describe('todo: the envelope', () => {
-  it('a snapshot over the limits is taken whole by restore, replay, a store and the tools; it cannot grow', async () => {
+  it('a snapshot over the limits is taken whole by restore, replayTodo, a store and the tools; it cannot grow', async () => {
     const limits = { maxTasks: 2, maxSubjectLength: 5 };
     const big = {
       tasks: [1, 2, 3].map((id) => ({ id, subject: `A long subject ${id}`, status: 'pending' as const })),
       nextId: 4,
     };
-    expect(replay([big])).toEqual(big);
+    expect(replayTodo([big])).toEqual(big);
     const restored = new TodoTool({ limits });
     restored.restore(big);
     const started = new TodoTool({ limits, snapshot: big });
-    const stored = new TodoTool({ limits, store: memoryStore<TodoSnapshot>(big) });
+    const stored = new TodoTool({ limits, store: memoryListStore<TodoSnapshot>(big) });
     for (const tool of [restored, started]) {
       expect(tool.snapshot()).toEqual(big);
       expect(tool.call({ action: 'get', id: 3 }).details.error).toBeUndefined();
@@ -498,7 +498,7 @@ describe('todo: the envelope', () => {
   });
 });
 
-describe('isImmutableTasks: one frozen array per version of the list', () => {
+describe('isImmutableTodoTasks: one frozen array per version of the list', () => {
   it('hands out the same frozen array while the list is unchanged, and a new one after a change', () => {
     const tool = new TodoTool();
     tool.call({ action: 'create', subject: 'A', metadata: { deep: { list: [1] } } });
@@ -508,7 +508,7 @@ describe('isImmutableTasks: one frozen array per version of the list', () => {
     expect(tool.call({ action: 'get', id: 9 }).details.tasks).toBe(first);
     expect(tool.call({ action: 'update', id: 1, status: 'pending' }).details.tasks).toBe(first);
     expect(tool.snapshot().tasks).toBe(first);
-    expect(isImmutableTasks(first)).toBe(true);
+    expect(isImmutableTodoTasks(first)).toBe(true);
     expect(Object.isFrozen(first)).toBe(true);
     expect(Object.isFrozen(first[0])).toBe(true);
     const metadata = first[0]?.metadata as { deep: { list: number[] } } | undefined;
@@ -517,7 +517,7 @@ describe('isImmutableTasks: one frozen array per version of the list', () => {
 
     const changed = tool.call({ action: 'update', id: 1, status: 'in_progress' }).details.tasks;
     expect(changed).not.toBe(first);
-    expect(isImmutableTasks(changed)).toBe(true);
+    expect(isImmutableTodoTasks(changed)).toBe(true);
     expect(changed[0]?.status).toBe('in_progress');
     // The older array still says what it said.
     expect(first[0]?.status).toBe('pending');
@@ -547,12 +547,12 @@ describe('isImmutableTasks: one frozen array per version of the list', () => {
     tool.call({ action: 'create', subject: 'A' });
     const tasks = tool.snapshot().tasks;
     for (const other of [[...tasks], Object.freeze([...tasks]), structuredClone(tasks), undefined, null, {}, 'tasks']) {
-      expect(isImmutableTasks(other)).toBe(false);
+      expect(isImmutableTodoTasks(other)).toBe(false);
     }
   });
 });
 
-describe('replay, snapshot and restore', () => {
+describe('replayTodo, snapshot and restore', () => {
   it('rebuilds the state from the last valid snapshot of a transcript', () => {
     const tool = new TodoTool();
     const transcript: unknown[] = [];
@@ -561,8 +561,8 @@ describe('replay, snapshot and restore', () => {
     transcript.push(tool.call({ action: 'update', id: 9, status: 'completed' }).details);
     transcript.push({ tasks: [{ id: 1, subject: 'x', status: 'pending', blockedBy: [1] }], nextId: 2 });
     transcript.push('garbage');
-    expect(replay(transcript)).toEqual(tool.snapshot());
-    const resumed = new TodoTool({ snapshot: replay(transcript) });
+    expect(replayTodo(transcript)).toEqual(tool.snapshot());
+    const resumed = new TodoTool({ snapshot: replayTodo(transcript) });
     expect(resumed.call({ action: 'list' }).content[0].text).toBe('[pending] #1 A\n[pending] #2 B ⛓ #1');
     expect(resumed.call({ action: 'create', subject: 'C' }).content[0].text).toBe('Created #3: C (pending)');
   });
@@ -597,8 +597,8 @@ describe('replay, snapshot and restore', () => {
     ['a string id', { tasks: [{ id: '1', subject: 'a', status: 'pending' }], nextId: 2 }],
   ])('skips a snapshot with %s, never half-applying it', (_name, bad) => {
     const good = { tasks: [{ id: 1, subject: 'ok', status: 'pending' }], nextId: 2 };
-    expect(replay([good, bad])).toEqual(good);
-    expect(replay([bad])).toEqual({ tasks: [], nextId: 1 });
+    expect(replayTodo([good, bad])).toEqual(good);
+    expect(replayTodo([bad])).toEqual({ tasks: [], nextId: 1 });
     const tool = new TodoTool({ snapshot: good as never });
     expect(() => tool.restore(bad as never)).toThrow(TypeError);
     expect(tool.snapshot()).toEqual(good);

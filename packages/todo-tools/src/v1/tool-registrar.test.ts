@@ -4,7 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { TodoTool, TodoTools, type ToolRegistrar } from '../index.js';
+import { TaskTools, TodoTool, TodoWriteTool, type ToolRegistrar } from '../index.js';
 
 async function listed(server: McpServer) {
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
@@ -17,17 +17,18 @@ async function listed(server: McpServer) {
 
 describe('the v1 adapter', () => {
   it('tools/list shows each definition: its JSON Schemas, annotations and _meta', async () => {
-    const todos = new TodoTools({ structuredOutput: true, alwaysLoad: true });
+    const tasks = new TaskTools({ structuredOutput: true, alwaysLoad: true });
+    const todoWrite = new TodoWriteTool({ structuredOutput: true, alwaysLoad: true });
     const todo = new TodoTool({ structuredOutput: true, alwaysLoad: true });
     const server = new McpServer({ name: 'all', version: '1.0.0' });
-    todos.registerTaskTools(server);
-    todos.registerTaskClaim(server);
-    todos.registerTodoWrite(server);
+    tasks.register(server);
+    tasks.registerClaim(server);
+    todoWrite.register(server);
     todo.register(server);
     const definitions = [
-      ...todos.taskToolDefinitions(),
-      ...todos.taskClaimDefinitions(),
-      ...todos.todoWriteDefinitions(),
+      ...tasks.definitions(),
+      ...tasks.claimDefinitions(),
+      ...todoWrite.definitions(),
       ...todo.definitions(),
     ];
     const tools = await listed(server);
@@ -51,8 +52,8 @@ describe('the v1 adapter', () => {
     const renamed: ToolRegistrar = {
       registerTool: (name, config, handler) => server.registerTool(`raider_${name}`, config, handler),
     };
-    const todos = new TodoTools();
-    todos.registerTaskTools(renamed);
+    const todos = new TaskTools();
+    todos.register(renamed);
     new TodoTool().register(renamed);
     expect((await listed(server)).map((tool) => tool.name)).toEqual([
       'raider_task_create',
@@ -64,12 +65,12 @@ describe('the v1 adapter', () => {
   });
 
   it('hands each handler the call signal', async () => {
-    const todos = new TodoTools({
+    const todos = new TaskTools({
       beforeTask: (event) => (event === 'TaskCompleted' ? new Promise<undefined>(() => {}) : undefined),
     });
     await todos.createTask({ subject: 'A', description: '' });
     let update: ((args: Record<string, unknown>, extra: { signal: AbortSignal }) => Promise<unknown>) | undefined;
-    todos.registerTaskTools({
+    todos.register({
       registerTool: (name, _config, handler) => {
         if (name === 'task_update') update = handler;
       },
@@ -84,9 +85,9 @@ describe('the v1 adapter', () => {
   });
 
   it('takes no v2 server (checked by the type checker)', () => {
-    const refuse = (todos: TodoTools) => {
+    const refuse = (todos: TaskTools) => {
       // @ts-expect-error A v2 McpServer is not a v1 registrar: its handlers get a `ctx`, not `extra`.
-      todos.registerTaskTools(new McpServerV2({ name: 'v2', version: '1.0.0' }));
+      todos.register(new McpServerV2({ name: 'v2', version: '1.0.0' }));
     };
     expect(typeof refuse).toBe('function');
   });

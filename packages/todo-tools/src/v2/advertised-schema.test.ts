@@ -1,15 +1,16 @@
 // The schemas the v2 adapter hands SDK v2: they show the advertised JSON Schema and check nothing.
 import { describe, expect, it } from 'vitest';
+import { TaskToolsCore } from '../tasks/task-tools-core.js';
 import { TodoToolCore } from '../todo/todo-tool-core.js';
-import { TodoToolsCore } from '../todo-tools-core.js';
+import { TodoWriteToolCore } from '../todo-write/todo-write-tool-core.js';
 import type { JsonSchema } from '../tool-definition.js';
 import { advertisedSchema } from './advertised-schema.js';
 
-const todos = new TodoToolsCore({ structuredOutput: true });
+const tasks = new TaskToolsCore({ structuredOutput: true });
 const definitions = [
-  ...todos.taskToolDefinitions(),
-  ...todos.taskClaimDefinitions(),
-  ...todos.todoWriteDefinitions(),
+  ...tasks.definitions(),
+  ...tasks.claimDefinitions(),
+  ...new TodoWriteToolCore({ structuredOutput: true }).definitions(),
   ...new TodoToolCore({ structuredOutput: true }).definitions(),
 ];
 const schemas = definitions.flatMap((tool) => [tool.inputJsonSchema, tool.outputJsonSchema as JsonSchema]);

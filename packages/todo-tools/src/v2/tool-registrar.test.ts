@@ -4,7 +4,7 @@ import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.j
 import { McpServer, ProtocolError } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeClients, SDK_MAJORS } from '../testing/sdk-majors.js';
-import { TodoTool, TodoTools, type ToolRegistrar } from './index.js';
+import { TaskTools, TodoTool, type ToolRegistrar } from './index.js';
 
 const [V1, V2] = SDK_MAJORS as [(typeof SDK_MAJORS)[number], (typeof SDK_MAJORS)[number]];
 
@@ -13,10 +13,10 @@ afterEach(closeClients);
 /** Every tool of the package (structured output and alwaysLoad on) as a client of `sdk`'s major lists it. */
 async function everyTool(sdk: (typeof SDK_MAJORS)[number]) {
   const server = sdk.newServer('all');
-  const todos = new sdk.TodoTools({ structuredOutput: true, alwaysLoad: true });
-  todos.registerTaskTools(server);
-  todos.registerTaskClaim(server);
-  todos.registerTodoWrite(server);
+  const tasks = new sdk.TaskTools({ structuredOutput: true, alwaysLoad: true });
+  tasks.register(server);
+  tasks.registerClaim(server);
+  new sdk.TodoWriteTool({ structuredOutput: true, alwaysLoad: true }).register(server);
   new sdk.TodoTool({ structuredOutput: true, alwaysLoad: true }).register(server);
   return (await (await sdk.connect(server)).listTools()).tools;
 }
@@ -27,7 +27,7 @@ describe('the v2 adapter', () => {
     const renamed: ToolRegistrar = {
       registerTool: (name, config, handler) => server.registerTool(`raider_${name}`, config, handler),
     };
-    new TodoTools().registerTaskTools(renamed);
+    new TaskTools().register(renamed);
     new TodoTool().register(renamed);
     const client = await V2.connect(server as never);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
@@ -43,14 +43,14 @@ describe('the v2 adapter', () => {
   });
 
   it('hands each handler the call signal (ctx.mcpReq.signal)', async () => {
-    const todos = new TodoTools({
+    const todos = new TaskTools({
       beforeTask: (event) => (event === 'TaskCompleted' ? new Promise<undefined>(() => {}) : undefined),
     });
     await todos.createTask({ subject: 'A', description: '' });
     let update:
       | ((args: Record<string, unknown>, ctx: { mcpReq: { signal: AbortSignal } }) => Promise<unknown>)
       | undefined;
-    todos.registerTaskTools({
+    todos.register({
       registerTool: (name, _config, handler) => {
         if (name === 'task_update') update = handler;
       },
@@ -65,9 +65,9 @@ describe('the v2 adapter', () => {
   });
 
   it('takes no v1 server (checked by the type checker)', () => {
-    const refuse = (todos: TodoTools) => {
+    const refuse = (todos: TaskTools) => {
       // @ts-expect-error A v1 McpServer is not a v2 registrar: it takes zod schemas, and its handlers get `extra`.
-      todos.registerTaskTools(new McpServerV1({ name: 'v1', version: '1.0.0' }));
+      todos.register(new McpServerV1({ name: 'v1', version: '1.0.0' }));
     };
     expect(typeof refuse).toBe('function');
   });
@@ -94,12 +94,12 @@ describe('where SDK v2 differs from v1 for these tools', () => {
   });
 
   it('an unknown tool: an error result under v1 (`MCP error -32602: …`), a JSON-RPC error under v2', async () => {
-    const v1 = await V1.connect(new V1.TodoTools().taskServer);
+    const v1 = await V1.connect(new V1.TaskTools().server);
     expect(await v1.callTool({ name: 'task_remove', arguments: {} })).toEqual({
       content: [{ type: 'text', text: 'MCP error -32602: Tool task_remove not found' }],
       isError: true,
     });
-    const v2 = await V2.connect(new V2.TodoTools().taskServer);
+    const v2 = await V2.connect(new V2.TaskTools().server);
     const refused = await v2.callTool({ name: 'task_remove', arguments: {} }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ProtocolError);
     expect(refused).toMatchObject({ code: -32602, message: 'Tool task_remove not found' });

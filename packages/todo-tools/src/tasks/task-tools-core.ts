@@ -1,43 +1,41 @@
 /**
- * TodoToolsCore: the task tools (task_create, task_update, task_list, task_get, task_claim) and
- * todo_write of seed 000, with no MCP SDK: their direct API and their definitions as tools. Each
- * entry's `TodoTools` (`.` for SDK v1, `./v2` for SDK v2) is this class plus the register methods
- * and servers of its SDK. One object holds one task list; mount it on one conversation. The task
- * tools live in tasks/, todo_write in todo-write/.
+ * TaskToolsCore: Claude Code's task tools (its TaskCreate, TaskUpdate, TaskList and TaskGet as
+ * task_create, task_update, task_list and task_get, and raider's task_claim), with no MCP SDK:
+ * their direct API and their definitions as tools. Each entry's `TaskTools` (`.` for SDK v1,
+ * `./v2` for SDK v2) is this class plus the register methods and server of its SDK. One object
+ * holds one task list; mount it on one conversation.
  */
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_LIMITS, type TodoLimits } from './limits.js';
-import type { ListStore, TodoWriteState } from './store/list-store.js';
-import type { TaskStore } from './store/task-store.js';
-import { TaskTools } from './tasks/task-tools.js';
-import { renderTodos, TodoWrite } from './todo-write/todo-write.js';
-import type { ToolDefinition } from './tool-definition.js';
-import { presentationOf } from './tool-presentation.js';
-import type { TaskEvent, TaskItem, TaskListChange, TodoItem, ToolAnswer } from './types.js';
+import { DEFAULT_LIMITS, type TaskListLimits } from '../limits.js';
+import type { TaskStore } from '../store/task-store.js';
+import type { ToolDefinition } from '../tool-definition.js';
+import { presentationOf } from '../tool-presentation.js';
+import type { TaskEvent, TaskItem, TaskListChange, ToolAnswer } from '../types.js';
+import { TaskCalls } from './task-calls.js';
 
-/** Options of {@link TodoTools}. */
-export interface TodoToolsOptions {
+/** Options of {@link TaskToolsCore} (and of each entry's `TaskTools`). */
+export interface TaskToolsOptions {
   /**
-   * Called with the whole list after every call that changed it (never for one that changed
-   * nothing or was rejected): the task list in id order for the task tools, the checked list for
-   * todo_write. It runs synchronously after the change; what it throws reaches the caller.
+   * Called with the whole task list, in id order, after every call that changed it (never for one
+   * that changed nothing or was rejected). It runs synchronously after the change; what it throws
+   * reaches the caller.
    */
-  onUpdate?: (list: TaskItem[] | TodoItem[]) => void;
+  onUpdate?: (list: TaskItem[]) => void;
   /**
    * Called after every change of the task list (a call here, or changes made elsewhere that a
    * call or `syncTasks` caught up on) with only what changed: no copy of the whole list, so an
-   * observer costs the same at any size. Only the task tools call it.
+   * observer costs the same at any size.
    */
   onChange?: (change: TaskListChange) => void;
   /**
    * Called before task_create creates a task (`TaskCreated`) and before task_update completes
    * one (`TaskCompleted`), with the task as it would be. Return (or resolve to) undefined to go
-   * on, or a text: it becomes the error result and the call changes nothing. Only the task tools
-   * call it. A hook that throws rejects the call the same way, with its message.
+   * on, or a text: it becomes the error result and the call changes nothing. A hook that throws
+   * rejects the call the same way, with its message.
    */
   beforeTask?: (event: TaskEvent, item: TaskItem) => string | undefined | Promise<string | undefined>;
   /** Size limits; any left out take the defaults of DEFAULT_LIMITS. */
-  limits?: Partial<TodoLimits>;
+  limits?: Partial<TaskListLimits>;
   /**
    * Where the task list lives, by record. With a store the list is loaded once; before each call
    * what changed elsewhere is applied from the store's change feed, and a change writes only the
@@ -45,9 +43,7 @@ export interface TodoToolsOptions {
    * processes) share one list at a cost that does not grow with it; ids stay above every id ever
    * handed out. Without one the list lives in this object.
    */
-  taskStore?: TaskStore;
-  /** Where todo_write's last list is kept; without one todo_write holds nothing. */
-  todoWriteStore?: ListStore<TodoWriteState>;
+  store?: TaskStore;
   /**
    * Who this object is to claims (task_claim): a claim's lease is renewed by this session's
    * updates of the task, and only by them. Default: a random id, one per object.
@@ -67,54 +63,44 @@ export interface TodoToolsOptions {
 }
 
 /**
- * The task-list tools of one conversation, without an SDK (see each entry's `TodoTools`). The task
- * tools share one list held by this object; todo_write holds none (it checks the list it is given
- * and hands it to `onUpdate`).
+ * Claude Code's task tools on one task list, without an SDK (see each entry's `TaskTools`). The
+ * tools share the list held by this object; it lasts as long as the object (one per conversation).
  *
  * Mutating calls run one at a time (a hook may be async), so the list stays consistent and ids
  * unique under concurrent calls. Create, update and get cost the same whatever the size of the
  * list; list is linear in it.
  */
-export class TodoToolsCore {
+export class TaskToolsCore {
   /** The limits in force. */
-  readonly limits: Readonly<TodoLimits>;
-  private readonly taskTools: TaskTools;
-  private readonly todoWrite: TodoWrite;
+  readonly limits: Readonly<TaskListLimits>;
+  private readonly calls: TaskCalls;
 
-  constructor(options: TodoToolsOptions = {}) {
+  constructor(options: TaskToolsOptions = {}) {
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
-    const { onUpdate } = options;
-    const presentation = presentationOf(options);
-    this.taskTools = new TaskTools({
+    this.calls = new TaskCalls({
       limits: this.limits,
-      onUpdate,
+      onUpdate: options.onUpdate,
       onChange: options.onChange,
       beforeTask: options.beforeTask,
-      store: options.taskStore,
+      store: options.store,
       session: options.session ?? randomUUID(),
       now: options.now ?? Date.now,
-      presentation,
+      presentation: presentationOf(options),
     });
-    this.todoWrite = new TodoWrite({ limits: this.limits, onUpdate, store: options.todoWriteStore, presentation });
   }
 
   /**
    * task_create, task_update, task_list and task_get on this object's list, as SDK-neutral
-   * definitions (what `registerTaskTools` mounts), in that order. Built once: every call returns
-   * the same frozen array.
+   * definitions (what `register` mounts), in that order. Built once: every call returns the same
+   * frozen array.
    */
-  taskToolDefinitions(): readonly ToolDefinition[] {
-    return this.taskTools.definitions();
+  definitions(): readonly ToolDefinition[] {
+    return this.calls.definitions();
   }
 
-  /** task_claim on this object's list, as a definition (what `registerTaskClaim` mounts). Built once. */
-  taskClaimDefinitions(): readonly ToolDefinition[] {
-    return this.taskTools.claimDefinitions();
-  }
-
-  /** todo_write, as a definition (what `registerTodoWrite` mounts). Built once. */
-  todoWriteDefinitions(): readonly ToolDefinition[] {
-    return this.todoWrite.definitions();
+  /** task_claim on this object's list, as a definition (what `registerClaim` mounts). Built once. */
+  claimDefinitions(): readonly ToolDefinition[] {
+    return this.calls.claimDefinitions();
   }
 
   /**
@@ -122,26 +108,13 @@ export class TodoToolsCore {
    * claimed by alice`, `Task #3 is blocked by #1, #2`, `No task is free to claim`, …
    */
   async claimTask(args: unknown): Promise<ToolAnswer> {
-    const { text, isError } = await this.taskTools.claim(args);
+    const { text, isError } = await this.calls.claim(args);
     return { text, isError };
-  }
-
-  /**
-   * The list as todo_write stores it (activeForm defaulted to content), or throws a
-   * TodoListError naming the first wrong item (its index and what is wrong).
-   */
-  check(items: unknown): TodoItem[] {
-    return this.todoWrite.check(items);
-  }
-
-  /** The text todo_write answers for `list`: a count line, then one line per item. */
-  render(list: readonly TodoItem[]): string {
-    return renderTodos(list);
   }
 
   /** A copy of the task list in `onUpdate`'s shape, in id order. */
   tasks(): TaskItem[] {
-    return this.taskTools.tasks();
+    return this.calls.tasks();
   }
 
   /**
@@ -151,12 +124,12 @@ export class TodoToolsCore {
    * anything changed; rejects when the store cannot be read.
    */
   syncTasks(): Promise<boolean> {
-    return this.taskTools.sync();
+    return this.calls.sync();
   }
 
   /** Empties the task list in memory (an application's /clear). Ids go on counting. Calls no hook; writes no store. */
   clearTasks(): void {
-    this.taskTools.clear();
+    this.calls.clear();
   }
 
   /**
@@ -167,12 +140,12 @@ export class TodoToolsCore {
    * @throws InvalidListError (a TypeError) naming what is wrong when `list` is not such a list; the list is then unchanged.
    */
   restoreTasks(list: readonly TaskItem[]): void {
-    this.taskTools.restore(list);
+    this.calls.restore(list);
   }
 
   /** What task_create does and answers: a new pending task with the next id. */
   async createTask(args: unknown): Promise<ToolAnswer> {
-    const { text, isError } = await this.taskTools.create(args);
+    const { text, isError } = await this.calls.create(args);
     return { text, isError };
   }
 
@@ -182,17 +155,17 @@ export class TodoToolsCore {
    * `Interrupted: the task was not changed.` (an error) and saves nothing.
    */
   async updateTask(args: unknown, options: { signal?: AbortSignal } = {}): Promise<ToolAnswer> {
-    const { text, isError } = await this.taskTools.update(args, options.signal);
+    const { text, isError } = await this.calls.update(args, options.signal);
     return { text, isError };
   }
 
   /** What task_list answers: one line per task, or `No tasks found` (from the list in memory; the tools load a store first). */
   listTasks(): string {
-    return this.taskTools.listAnswer().text;
+    return this.calls.listAnswer().text;
   }
 
   /** What task_get answers for `id`, or `Task not found`. */
   getTask(id: string): string {
-    return this.taskTools.getAnswer(id).text;
+    return this.calls.getAnswer(id).text;
   }
 }

@@ -1,12 +1,13 @@
 /**
- * The task tools of seed 000 (task_create, task_update, task_list, task_get): what each does and
- * answers, on one task list held in memory and, with a store, kept there between calls, and their
- * definitions as tools (no SDK: the entries' adapters mount them). The TodoTools facade holds one.
+ * Claude Code's task tools (its TaskCreate, TaskUpdate, TaskList and TaskGet as task_create,
+ * task_update, task_list and task_get, and raider's task_claim): what each does and answers, on
+ * one task list held in memory and, with a store, kept there between calls, and their definitions
+ * as tools (no SDK: the entries' adapters mount them). TaskToolsCore holds one.
  */
 import { z } from 'zod';
 import { type Answer, invalid, rejected, storeProblem, toResult } from '../answer.js';
 import { InvalidListError } from '../errors.js';
-import { perLimits, type TodoLimits } from '../limits.js';
+import { perLimits, type TaskListLimits } from '../limits.js';
 import { tooDeeplyNested } from '../metadata.js';
 import { formatIssues } from '../schema-fields.js';
 import { serial } from '../serial.js';
@@ -29,9 +30,9 @@ import { type StoredTask, TaskList, toItem, type UpdateArgs } from './task-list.
 import { taskSchemas } from './task-schemas.js';
 import { getText, isInternal, listLine } from './task-text.js';
 
-/** What the task tools are built from (TodoTools hands its options on). */
-export interface TaskToolsOptions {
-  limits: Readonly<TodoLimits>;
+/** What the task tools are built from (TaskToolsCore hands its options on). */
+export interface TaskCallsOptions {
+  limits: Readonly<TaskListLimits>;
   onUpdate: ((list: TaskItem[]) => void) | undefined;
   onChange: ((change: TaskListChange) => void) | undefined;
   beforeTask: ((event: TaskEvent, item: TaskItem) => string | undefined | Promise<string | undefined>) | undefined;
@@ -173,7 +174,7 @@ function merged(changed: Changed, wrote: { put: string[]; removed: string[] }): 
  * stays consistent and ids unique under concurrent calls. Create, update and get cost the same
  * whatever the size of the list; list is linear in it.
  */
-export class TaskTools {
+export class TaskCalls {
   private readonly list = new TaskList();
   private readonly schemas: ReturnType<typeof taskSchemas>;
   /** Runs mutating calls (and reads of a store) one after another. */
@@ -192,7 +193,7 @@ export class TaskTools {
   private builtDefinitions: readonly ToolDefinition[] | undefined;
   private builtClaimDefinitions: readonly ToolDefinition[] | undefined;
 
-  constructor(private readonly options: TaskToolsOptions) {
+  constructor(private readonly options: TaskCallsOptions) {
     this.schemas = schemasFor(options.limits);
   }
 

@@ -1,0 +1,31 @@
+/**
+ * TodoWriteTool of the `.` entry: todo_write mounted on `@modelcontextprotocol/sdk` 1.x (the
+ * SDK-neutral core is TodoWriteToolCore; this adds `register` and `server` for v1).
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { TodoWriteToolCore } from '../todo-write/todo-write-tool-core.js';
+import { VERSION } from '../version.js';
+import { mountTools, type ToolRegistrar } from './tool-registrar.js';
+
+/**
+ * todo_write, shaped after Claude Code's TodoWrite, on MCP SDK v1 (`@modelcontextprotocol/sdk`):
+ * the model sends the whole list every call. It holds no list of its own (it checks the list it
+ * is given and hands it to `onUpdate`). `@raider/todo-tools/v2` has the same class for SDK v2.
+ */
+export class TodoWriteTool extends TodoWriteToolCore {
+  private built: McpServer | undefined;
+
+  /** An McpServer with todo_write, built once. */
+  get server(): McpServer {
+    if (!this.built) {
+      this.built = new McpServer({ name: 'raider-todo-write', version: VERSION });
+      this.register(this.built);
+    }
+    return this.built;
+  }
+
+  /** Mounts todo_write on a server you own: a v1 `McpServer`, or anything with its `registerTool`. */
+  register(server: ToolRegistrar): void {
+    mountTools(server, this.definitions());
+  }
+}
