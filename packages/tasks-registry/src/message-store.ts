@@ -1,6 +1,6 @@
 /**
  * Where the queue of an agent team lives when it must outlive one process: the messages of a
- * list's agents (seed 001's queue, per recipient: plain messages and notifications), kept by a
+ * list's agents (the registry's queue, per recipient: plain messages and notifications), kept by a
  * store (memory here; a list folder in @raider/file-store; PostgreSQL in @raider/postgres-store)
  * so that servers on one list, on one machine or many, hand each agent what was sent to it.
  *
@@ -21,11 +21,11 @@ export interface StoredMessage {
   readonly from?: string;
   /** Its text: a plain message's words, or a notification's `<task-notification>` text. */
   readonly text: string;
-  /** True for a notification (seed 001's `notify`), false for a plain message (`post`). */
+  /** True for a notification (the registry's `notify`), false for a plain message (`post`). */
   readonly notification: boolean;
-  /** The entry or task a notification is about (seed 001's `id`). */
+  /** The entry or task a notification is about (the `id` of the registry's `notify`). */
   readonly about?: string;
-  /** The line a surface shows for a notification (seed 001's `label`). */
+  /** The line a surface shows for a notification (the `label` of the registry's `notify`). */
   readonly label?: string;
   /** The task a plain message is about, when its sender named one. */
   readonly taskId?: string;

@@ -1,5 +1,5 @@
 /**
- * Claude Code's `<task-notification>` user message (seed 001, `notification_text`), and the
+ * Claude Code's `<task-notification>` user message (raider's `notification_text`), and the
  * `<system-reminder>` Claude Code 2.1.332 wraps every such message in.
  */
 import { RegistryArgumentError, RegistryRangeError } from './errors.js';
@@ -53,7 +53,7 @@ export interface NotificationFields {
 }
 
 /** `text` with `&`, `<` and `>` escaped. Other values are turned into text first. */
-// biome-ignore lint/suspicious/noShadowRestrictedNames: `escape` is the seed's name for it; the deprecated global is not used here
+// biome-ignore lint/suspicious/noShadowRestrictedNames: `escape` is raider's name for it; the deprecated global is not used here
 export function escape(text: unknown): string {
   return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

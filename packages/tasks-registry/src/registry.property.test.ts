@@ -40,7 +40,7 @@ describe('the queue (property)', { timeout: 120_000 }, () => {
     );
   });
 
-  it('takeMessages content is the items joined as the seed says', () => {
+  it("takeMessages content is its items' texts joined by a newline, a plain message alone", () => {
     fc.assert(
       fc.property(fc.array(fc.boolean(), { maxLength: 20 }), (kinds) => {
         const tasks = new TaskRegistry();

@@ -1,5 +1,5 @@
 /**
- * TaskRegistry: the registry of background work and its notification queue (seed 001,
+ * TaskRegistry: the registry of background work and its notification queue (raider's
  * Langertha::Raider::Tasks). One per application or conversation.
  */
 import { RegistryArgumentError, RegistryRangeError } from './errors.js';

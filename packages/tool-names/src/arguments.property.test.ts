@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { claudeInput, raiderInput, raiderNames } from './index.js';
 
 // Both names of each translated argument, per raider tool. The round trip is lossless as
-// long as an input does not carry both names of one argument (seed 003), so generated
+// long as an input does not carry both names of one argument (raider's table says so), so generated
 // inputs hold at most one of each pair; other keys are random.
 const PAIRS: Record<string, [raider: string, claude: string][]> = {
   read_file: [['path', 'file_path']],

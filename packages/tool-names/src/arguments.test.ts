@@ -10,7 +10,7 @@ describe('file tools: path <-> file_path', () => {
     expect(raiderInput(tool, { file_path: 'lib/A.pm', content: 'x' })).toEqual({ path: 'lib/A.pm', content: 'x' });
   });
 
-  it('the seed examples', () => {
+  it("the examples of raider's table", () => {
     expect(claudeInput('read_file', { path: 'lib/A.pm' })).toEqual({ file_path: 'lib/A.pm' });
     expect(raiderInput('edit_file', { file_path: '/abs/A.pm', old_string: 'a', new_string: 'b' })).toEqual({
       path: '/abs/A.pm',

@@ -1,6 +1,6 @@
 /**
  * Argument translation between raider tools and the Claude Code tools they stand for
- * (seed 003, "Arguments"): `claudeInput` is what a hook gets as `tool_input`,
+ * (raider's table, "Arguments"): `claudeInput` is what a hook gets as `tool_input`,
  * `raiderInput` the way back (a hook's `updatedInput`).
  */
 

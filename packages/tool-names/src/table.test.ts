@@ -15,7 +15,7 @@ import {
   unmappedReason,
 } from './index.js';
 
-// The seed's table, row by row: [Claude Code name, raider tool].
+// raider's table (Langertha::Raider::ToolNames), row by row: [Claude Code name, raider tool].
 const TABLE: [string, string][] = [
   ['Read', 'read_file'],
   ['Write', 'write_file'],
@@ -185,7 +185,7 @@ const CURRENT_2_1_332 = [
 const OLDER = ['Task', 'MultiEdit', 'LS', 'BashOutput', 'KillShell', 'KillBash', 'TaskOutput'];
 
 // The names the table leaves unmapped on purpose: 2.1.332's ungated ones without a raider tool,
-// its gated names, GetTask, and the older output tools the seed never mapped.
+// its gated names, GetTask, and the older output tools raider's table never mapped.
 const UNMAPPED = [
   'NotebookEdit',
   'ToolSearch',
@@ -309,14 +309,14 @@ describe('names left unmapped on purpose', () => {
 
   it('Yield, the MCP task tools and ScheduleWakeup give their own reasons', () => {
     expect(unmappedReason('Yield')).toBe(
-      'left unmapped because a raider run waits for its background work itself and hands the model every notification before its next request (seed 001), so no tool is needed to wait (gated in 2.1.332)',
+      "left unmapped because a raider run waits for its background work itself and hands the model every notification before its next request (raider's registry of background work), so no tool is needed to wait (gated in 2.1.332)",
     );
     expect(unmappedReason('McpTaskCheck')).toBe(
       "left unmapped because it is Claude Code's side of MCP tasks, offered only while Claude Code acts as an MCP tasks client; raider's tools are the server side of MCP, so there is no raider tool for it",
     );
     expect(unmappedReason('McpTaskResumePolling')).toBe(unmappedReason('McpTaskCheck'));
     expect(unmappedReason('McpTaskShowQuestion')).toBe(unmappedReason('McpTaskCheck'));
-    expect(unmappedReason('ScheduleWakeup')).toMatch(/^left unmapped because the seed keeps it so/);
+    expect(unmappedReason('ScheduleWakeup')).toMatch(/^left unmapped because raider's table keeps it so/);
   });
 
   it('the self_hosted_runner_* family is left unmapped by prefix', () => {

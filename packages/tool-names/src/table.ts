@@ -1,12 +1,12 @@
 /**
  * The table of Claude Code tool names and the raider tools they stand for
- * (seed 003, Langertha::Raider::ToolNames), checked against Claude Code 2.1.332: the names it
+ * (raider's table, Langertha::Raider::ToolNames), checked against Claude Code 2.1.332: the names it
  * maps (current and older ones), and the names it knows and deliberately leaves unmapped, each
  * with the reason.
  */
 
-// Claude Code name -> raider tool, every alias included. Kept as the seed lists it: a name the
-// seed does not list stays out of this map, whatever it looks like (the table never guesses).
+// Claude Code name -> raider tool, every alias included. Kept as raider's table lists it: a name
+// that table does not list stays out of this map, whatever it looks like (the table never guesses).
 const CLAUDE_TO_RAIDER: ReadonlyMap<string, string> = new Map([
   ['Read', 'read_file'],
   ['Write', 'write_file'],
@@ -61,9 +61,9 @@ const OLDER_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 // Where a raider tool has several Claude Code names, the way back answers with the current one
-// (seed: "The way back answers with the current name: Agent, TaskStop, TaskOutput"). bash_output
-// has no current name since TaskOutput was removed (its successor GetTask is always disabled),
-// so it keeps answering TaskOutput, the last name Claude Code gave it, as the seed says.
+// (raider's table: "The way back answers with the current name: Agent, TaskStop, TaskOutput").
+// bash_output has no current name since TaskOutput was removed (its successor GetTask is always
+// disabled), so it keeps answering TaskOutput, the last name Claude Code gave it, as that table says.
 const CURRENT_NAME: Readonly<Record<string, string>> = {
   agent: 'Agent',
   kill_shell: 'TaskStop',
@@ -88,26 +88,29 @@ const PLUGINS =
 const CLAUDE_AI =
   'left unmapped because it is a claude.ai, cloud or host feature (design, artifacts, memory) with no raider tool';
 const REMOVED_OUTPUT =
-  "left unmapped because this older output tool is on 2.1.332's list of removed tools and the seed's table does not list it; bash_output answers to TaskOutput and BashOutput only";
+  "left unmapped because this older output tool is on 2.1.332's list of removed tools and raider's table does not list it; bash_output answers to TaskOutput and BashOutput only";
 
 // The Claude Code names the table knows and deliberately leaves without a raider tool, each with
 // its reason. They answer as any unknown name does (raiderName gives undefined): listing them
 // here documents the decision, it does not change the lookup.
 const UNMAPPED: ReadonlyMap<string, string> = new Map([
   // Current names that every 2.1.332 session may offer.
-  ['NotebookEdit', 'left unmapped because raider has no tool that edits Jupyter notebook cells (seed 003, ADR 0025)'],
+  [
+    'NotebookEdit',
+    "left unmapped because raider has no tool that edits Jupyter notebook cells (raider's table, ADR 0025)",
+  ],
   [
     'ToolSearch',
-    "left unmapped because it is Claude Code's loader of deferred tool definitions, part of the client rather than a tool of the work (seed 003, ADR 0025)",
+    "left unmapped because it is Claude Code's loader of deferred tool definitions, part of the client rather than a tool of the work (raider's table, ADR 0025)",
   ],
   [
     'ScheduleWakeup',
-    'left unmapped because the seed keeps it so while Monitor and the Cron tools map (ADR 0031): it schedules when Claude Code resumes its own looping session, which a raider run does not have',
+    "left unmapped because raider's table keeps it so while Monitor and the Cron tools map (ADR 0031): it schedules when Claude Code resumes its own looping session, which a raider run does not have",
   ],
   // Gated names new in 2.1.332 (none in 2.1.197).
   [
     'Yield',
-    'left unmapped because a raider run waits for its background work itself and hands the model every notification before its next request (seed 001), so no tool is needed to wait (gated in 2.1.332)',
+    "left unmapped because a raider run waits for its background work itself and hands the model every notification before its next request (raider's registry of background work), so no tool is needed to wait (gated in 2.1.332)",
   ],
   [
     'Poll',
@@ -121,7 +124,7 @@ const UNMAPPED: ReadonlyMap<string, string> = new Map([
   ['OfferChromeSetup', HOST_OFFER],
   [
     'ReadNotifications',
-    'left unmapped because it is gated to a flag and raider hands the model its notifications as user messages (seed 001), so there is nothing to read with a tool',
+    "left unmapped because it is gated to a flag and raider hands the model its notifications as user messages (raider's registry of background work), so there is nothing to read with a tool",
   ],
   [
     'SendFeedback',
@@ -168,7 +171,7 @@ const UNMAPPED: ReadonlyMap<string, string> = new Map([
     'GetTask',
     'left unmapped because 2.1.332 defines it as the successor of TaskOutput but always disables it, so no session has shown its arguments; mapping it to bash_output would be a guess',
   ],
-  // Older names gone from current Claude Code that the seed never mapped.
+  // Older names gone from current Claude Code that raider's table never mapped.
   ['AgentOutput', REMOVED_OUTPUT],
   ['AgentOutputTool', REMOVED_OUTPUT],
   ['BashOutputTool', REMOVED_OUTPUT],
@@ -220,7 +223,7 @@ export function raiderName(name: unknown): string | undefined {
  * The Claude Code name of a raider tool; an `mcp__*` name unchanged; `undefined` for a tool
  * the table does not know. A tool with several Claude Code names answers with the current
  * one: `agent` -> `Agent`, `kill_shell` -> `TaskStop`. `bash_output` answers `TaskOutput`, the
- * last name Claude Code gave it (removed in 2.1.277, no current name since; seed 003): a
+ * last name Claude Code gave it (removed in 2.1.277, no current name since; raider's table): a
  * permission rule written back under it is ignored by Claude Code 2.1.332.
  *
  * @example claudeName('read_file') // 'Read'

@@ -1,4 +1,4 @@
-/** Tools under Claude Code's names: registered as TaskCreate, …; their arguments translated back (seed 003). */
+/** Tools under Claude Code's names (TaskCreate, …), their arguments translated back with @raider/tool-names. */
 
 import type { ToolRegistrar } from '@raider/todo-tools/v2';
 import { claudeName, raiderInput } from '@raider/tool-names';
@@ -8,7 +8,8 @@ const RAIDER_ONLY: Readonly<Record<string, string>> = { task_claim: 'TaskClaim' 
 
 /**
  * A registrar over `server` that mounts each tool under its Claude Code name and turns the
- * arguments of a call back into raider's (seed 003) before the tool sees them.
+ * arguments of a call back into raider's (`raiderInput` of @raider/tool-names) before the tool
+ * sees them.
  */
 export function underClaudeNames<R extends ToolRegistrar>(server: R): ToolRegistrar {
   return {

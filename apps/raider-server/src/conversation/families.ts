@@ -1,17 +1,16 @@
 /**
- * The task-list family a conversation mounts (seed 000's task tools or todo_write, or seed 002's
- * `todo`), on its own list in memory or on a shared or durable one. The tools are made once per
- * conversation and registered on every server that serves it (one per connection, or one per
- * request in the 2026 era over HTTP): registering is cheap, the list state is the tools'.
+ * The task-list family a conversation mounts (the task tools or todo_write, after Claude Code's, or
+ * rpiv-todo's `todo`), on its own list in memory or on a shared or durable one. The tools are made
+ * once per conversation and registered on every server that serves it (one per connection, or one
+ * per request in the 2026 era over HTTP): registering is cheap, the list state is the tools'.
  */
 import {
-  type TaskListLimits,
-  TaskTools,
+  type TodoItem,
+  type TodoLimits,
   type TodoSnapshot,
   TodoTool,
-  type TodoWriteItem,
+  TodoTools,
   type TodoWriteState,
-  TodoWriteTool,
   type ToolRegistrar,
 } from '@raider/todo-tools/v2';
 import type { ListHandle } from '../lists/list-handle.js';
@@ -47,7 +46,7 @@ export interface MountedFamily {
 export function mountFamily(
   family: Family,
   list: ListHandle | undefined,
-  limits: Partial<TaskListLimits>,
+  limits: Partial<TodoLimits>,
   changed: () => void,
   log: Logger,
   tools: FamilyTools = { claims: false, structuredOutput: false, alwaysLoad: false },
@@ -68,28 +67,28 @@ export function mountFamily(
   }
   if (family === 'todo_write') {
     const store = list?.store<TodoWriteState>('todo_write');
-    let todos: TodoWriteItem[] = [];
-    const tools = new TodoWriteTool({
+    let todos: TodoItem[] = [];
+    const tools = new TodoTools({
       limits,
       ...presentation,
       onUpdate: (items) => {
-        todos = items;
+        todos = items as TodoItem[];
         changed();
       },
-      ...(store ? { store } : {}),
+      ...(store ? { todoWriteStore: store } : {}),
     });
     return {
-      register: (server) => tools.register(server),
+      register: (server) => tools.registerTodoWrite(server),
       listState: async () => ({ family: 'todo_write', todos: (store && (await store.load())?.todos) ?? todos }),
       stop: list?.watch(changed) ?? (() => {}),
     };
   }
   // onChange, not onUpdate: an observer that gets only what changed costs the same at any size.
-  const taskTools = new TaskTools({
+  const taskTools = new TodoTools({
     onChange: changed,
     limits,
     ...presentation,
-    ...(list ? { store: list.tasks() } : {}),
+    ...(list ? { taskStore: list.tasks() } : {}),
   });
   // A change made elsewhere: catch up from the change feed (onChange then calls `changed`).
   const catchUp = () =>
@@ -98,8 +97,8 @@ export function mountFamily(
     });
   return {
     register: (server) => {
-      taskTools.register(server);
-      if (claims) taskTools.registerClaim(server);
+      taskTools.registerTaskTools(server);
+      if (claims) taskTools.registerTaskClaim(server);
     },
     listState: async () => {
       if (list) await catchUp();

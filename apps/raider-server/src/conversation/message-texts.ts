@@ -37,9 +37,9 @@ export function plainMessageText(message: StoredMessage): string {
 }
 
 /**
- * The messages taken for an agent as the user messages they make (seed 001's `takeMessages`):
- * notifications due together (one after the other) joined by a newline into one, a plain message
- * alone; oldest first.
+ * The messages taken for an agent as the user messages they make (as the registry's `takeMessages`
+ * of @raider/tasks-registry makes them): notifications due together (one after the other) joined
+ * by a newline into one, a plain message alone; oldest first.
  */
 export function userMessages(messages: readonly StoredMessage[]): string[] {
   const made: { text: string; notification: boolean }[] = [];

@@ -1,7 +1,7 @@
 /**
- * ask_user (seed 004): one question to the person at the keyboard, with optional choices; the
- * answer is the result. SDK-neutral: the adapters mount it and decide how the question reaches
- * a person.
+ * ask_user, raider's question tool: one question to the person at the keyboard, with optional
+ * choices; the answer is the result. SDK-neutral: the adapters mount it and decide how the
+ * question reaches a person.
  */
 import { z } from 'zod';
 import { type ElicitationForm, type FormSchema, fieldText } from './elicitation-form.js';

@@ -1,6 +1,6 @@
 /**
- * AskTools on the MCP TypeScript SDK v1 (`@modelcontextprotocol/sdk`): the ask_user tool (seed
- * 004) and Claude Code's AskUserQuestion, as MCP tools. The tools ask nobody themselves: the
+ * AskTools on the MCP TypeScript SDK v1 (`@modelcontextprotocol/sdk`): raider's ask_user tool
+ * and Claude Code's AskUserQuestion, as MCP tools. The tools ask nobody themselves: the
  * answerer yields the way to put a question to a person, asked on every call; without one they
  * refuse plainly, so a run nobody watches never blocks. The tools themselves are SDK-neutral
  * (`../core`); this adapter mounts them and holds the call while the person answers.
@@ -66,7 +66,7 @@ function toolCall(extra: Extra): ToolCall {
 }
 
 /**
- * The question tools of one conversation: ask_user (seed 004) and, on request, Claude Code's
+ * The question tools of one conversation: raider's ask_user and, on request, Claude Code's
  * AskUserQuestion. Each call asks the answerer for a way to reach a person; the outcomes that
  * are not an answer (nobody there, declined, cancelled, timed out, disconnected, the call
  * cancelled, an empty answer to ask_user) are distinct error results telling the model to decide
