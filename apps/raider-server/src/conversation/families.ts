@@ -5,12 +5,13 @@
  * per request in the 2026 era over HTTP): registering is cheap, the list state is the tools'.
  */
 import {
-  type TodoItem,
-  type TodoLimits,
+  type TaskListLimits,
+  TaskTools,
   type TodoSnapshot,
   TodoTool,
-  TodoTools,
+  type TodoWriteItem,
   type TodoWriteState,
+  TodoWriteTool,
   type ToolRegistrar,
 } from '@raider/todo-tools/v2';
 import type { ListHandle } from '../lists/list-handle.js';
@@ -46,7 +47,7 @@ export interface MountedFamily {
 export function mountFamily(
   family: Family,
   list: ListHandle | undefined,
-  limits: Partial<TodoLimits>,
+  limits: Partial<TaskListLimits>,
   changed: () => void,
   log: Logger,
   tools: FamilyTools = { claims: false, structuredOutput: false, alwaysLoad: false },
@@ -67,28 +68,28 @@ export function mountFamily(
   }
   if (family === 'todo_write') {
     const store = list?.store<TodoWriteState>('todo_write');
-    let todos: TodoItem[] = [];
-    const tools = new TodoTools({
+    let todos: TodoWriteItem[] = [];
+    const tools = new TodoWriteTool({
       limits,
       ...presentation,
       onUpdate: (items) => {
-        todos = items as TodoItem[];
+        todos = items;
         changed();
       },
-      ...(store ? { todoWriteStore: store } : {}),
+      ...(store ? { store } : {}),
     });
     return {
-      register: (server) => tools.registerTodoWrite(server),
+      register: (server) => tools.register(server),
       listState: async () => ({ family: 'todo_write', todos: (store && (await store.load())?.todos) ?? todos }),
       stop: list?.watch(changed) ?? (() => {}),
     };
   }
   // onChange, not onUpdate: an observer that gets only what changed costs the same at any size.
-  const taskTools = new TodoTools({
+  const taskTools = new TaskTools({
     onChange: changed,
     limits,
     ...presentation,
-    ...(list ? { taskStore: list.tasks() } : {}),
+    ...(list ? { store: list.tasks() } : {}),
   });
   // A change made elsewhere: catch up from the change feed (onChange then calls `changed`).
   const catchUp = () =>
@@ -97,8 +98,8 @@ export function mountFamily(
     });
   return {
     register: (server) => {
-      taskTools.registerTaskTools(server);
-      if (claims) taskTools.registerTaskClaim(server);
+      taskTools.register(server);
+      if (claims) taskTools.registerClaim(server);
     },
     listState: async () => {
       if (list) await catchUp();
