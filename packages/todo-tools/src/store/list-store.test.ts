@@ -36,8 +36,8 @@ describe.each(SDK_MAJORS)(
   ({ TaskTools, TodoWriteTool, connect: client }) => {
     it('two objects on one store share one list, with unique ids under concurrent calls', async () => {
       const store = memoryTaskStore();
-      const a = await client(new TaskTools({ store: store }).server);
-      const b = await client(new TaskTools({ store: store }).server);
+      const a = await client(new TaskTools({ store }).server);
+      const b = await client(new TaskTools({ store }).server);
       const answers = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           (i % 2 ? a : b).callTool({ name: 'task_create', arguments: { subject: `T${i}`, description: '' } }),
@@ -53,13 +53,13 @@ describe.each(SDK_MAJORS)(
 
     it('a restart keeps the list and the high-water mark: a deleted last id is not used again', async () => {
       const store = memoryTaskStore();
-      const first = new TaskTools({ store: store });
+      const first = new TaskTools({ store });
       const c1 = await client(first.server);
       for (const s of ['A', 'B', 'C'])
         await c1.callTool({ name: 'task_create', arguments: { subject: s, description: '' } });
       await c1.callTool({ name: 'task_update', arguments: { taskId: '3', status: 'deleted' } });
       expect(await store.load()).toMatchObject({ highWaterMark: 3 });
-      const c2 = await client(new TaskTools({ store: store }).server);
+      const c2 = await client(new TaskTools({ store }).server);
       expect(text(await c2.callTool({ name: 'task_list', arguments: {} }))).toBe('#1 [pending] A\n#2 [pending] B');
       expect(text(await c2.callTool({ name: 'task_create', arguments: { subject: 'D', description: '' } }))).toBe(
         'Task #4 created successfully: D',
@@ -85,7 +85,7 @@ describe.each(SDK_MAJORS)(
 
     it('a stored list that is malformed is refused, not half-loaded', async () => {
       const store = memoryTaskStore({ tasks: [{ id: 'x' } as never], highWaterMark: 1 });
-      const c = await client(new TaskTools({ store: store }).server);
+      const c = await client(new TaskTools({ store }).server);
       const result = await c.callTool({ name: 'task_create', arguments: { subject: 'A', description: '' } });
       expect(result.isError).toBe(true);
       expect(text(result)).toMatch(
@@ -96,7 +96,7 @@ describe.each(SDK_MAJORS)(
 
     it('todo_write keeps its last list in its store', async () => {
       const store = memoryListStore<TodoWriteState>();
-      const c = await client(new TodoWriteTool({ store: store }).server);
+      const c = await client(new TodoWriteTool({ store }).server);
       await c.callTool({ name: 'todo_write', arguments: { todos: [{ content: 'A', status: 'pending' }] } });
       expect(await store.load()).toEqual({ todos: [{ content: 'A', status: 'pending', activeForm: 'A' }] });
       const failing = await client(new TodoWriteTool({ store: brokenStore('disk full') }).server);

@@ -17,6 +17,7 @@ import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
 import { presented, type ToolPresentation, type ToolSpec } from '../tool-presentation.js';
 import type { TaskEvent, TaskItem, TaskListChange } from '../types.js';
 import { repairCreate, repairTaskId, repairUpdate } from './claude-repairs.js';
+import { type StoredTask, toItem } from './stored-task.js';
 import {
   asSeen,
   type ClaimArgs,
@@ -26,7 +27,7 @@ import {
   leaseOnUpdate,
   nextLapse,
 } from './task-claims.js';
-import { type StoredTask, TaskList, toItem, type UpdateArgs } from './task-list.js';
+import { TaskList, type UpdateArgs } from './task-list.js';
 import { taskSchemas } from './task-schemas.js';
 import { getText, isInternal, listLine } from './task-text.js';
 

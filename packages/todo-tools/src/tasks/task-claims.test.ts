@@ -54,8 +54,8 @@ describe('task_claim', () => {
   it('a lease lapses unless its session touches the task: the task goes back, the session is refused until it claims again', async () => {
     let now = 1_000_000;
     const store = memoryTaskStore();
-    const agent = await listOf(['Parse', 'Print'], { store: store, session: 'agent-a', now: () => now });
-    const other = new TaskTools({ store: store, session: 'agent-b', now: () => now });
+    const agent = await listOf(['Parse', 'Print'], { store, session: 'agent-a', now: () => now });
+    const other = new TaskTools({ store, session: 'agent-b', now: () => now });
     expect((await agent.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 10 })).text).toBe(
       'Claimed task #1: Parse',
     );
@@ -115,7 +115,7 @@ describe('task_claim', () => {
         return Promise.reject(new Error('the database is down'));
       },
     };
-    const tools = await listOf(['Parse'], { store: store });
+    const tools = await listOf(['Parse'], { store });
     await tools.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 1 });
     down = true;
     await new Promise((resolve) => setTimeout(resolve, 3500));
@@ -128,8 +128,8 @@ describe('task_claim', () => {
   it('a live lease fences every other session: a claim under the same name, an update, a completion, a delete', async () => {
     let now = Date.UTC(2026, 11, 1, 10, 0, 0);
     const store = memoryTaskStore();
-    const holder = await listOf(['Parse'], { store: store, session: 'holder', now: () => now });
-    const impostor = new TaskTools({ store: store, session: 'impostor', now: () => now });
+    const holder = await listOf(['Parse'], { store, session: 'holder', now: () => now });
+    const impostor = new TaskTools({ store, session: 'impostor', now: () => now });
     expect((await holder.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 600 })).text).toBe(
       'Claimed task #1: Parse',
     );
@@ -167,9 +167,9 @@ describe('task_claim', () => {
     const store = memoryTaskStore();
     await listOf(
       Array.from({ length: 10 }, (_, i) => `T${i + 1}`),
-      { store: store },
+      { store },
     );
-    const agents = Array.from({ length: 20 }, (_, i) => new TaskTools({ store: store, session: `s${i}` }));
+    const agents = Array.from({ length: 20 }, (_, i) => new TaskTools({ store, session: `s${i}` }));
     const answers = await Promise.all(agents.map((agent, i) => agent.claimTask({ owner: `agent-${i}` })));
     const claimed = answers.map((a) => /^Claimed task #(\d+):/.exec(a.text)?.[1]).filter(Boolean);
     expect(new Set(claimed).size).toBe(10);
@@ -191,8 +191,8 @@ describe.each(SDK_MAJORS)('task_claim over MCP (SDK v$major)', ({ TaskTools, con
   it('a lapsed lease shows as pending and unowned to every reader at its deadline, though nothing else changed the list', async () => {
     let now = Date.UTC(2026, 11, 1, 10, 0, 0);
     const store = memoryTaskStore();
-    const agent = await listOf(['Parse'], { store: store, session: 'agent-a', now: () => now });
-    const reader = new TaskTools({ store: store, session: 'reader', now: () => now, structuredOutput: true });
+    const agent = await listOf(['Parse'], { store, session: 'agent-a', now: () => now });
+    const reader = new TaskTools({ store, session: 'reader', now: () => now, structuredOutput: true });
     await agent.claimTask({ taskId: '1', owner: 'alice', leaseSeconds: 2 });
     await reader.syncTasks();
     expect(reader.listTasks()).toBe('#1 [in_progress] Parse (alice)');

@@ -5,7 +5,8 @@
  * cleared and the task goes back to pending, so a crashed agent's work is picked up.
  */
 import type { TaskClaim } from '../store/task-store.js';
-import type { StoredTask, TaskList } from './task-list.js';
+import type { StoredTask } from './stored-task.js';
+import type { TaskList } from './task-list.js';
 import { isInternal } from './task-text.js';
 
 /** The arguments of task_claim, validated by its schema. */

@@ -1,17 +1,15 @@
 /**
  * The task list the task tools share: keyed storage, so create, update, get and delete cost
  * the same whatever the size of the list. `blocks` and `blockedBy` are kept as mirrored sets, so
- * a delete touches only the task's neighbours.
+ * a delete touches only the task's neighbours (task-links.ts). While a call runs on a store, a
+ * ChangeTracker records what it wrote and how to undo it (task-change-tracker.ts).
  */
 import { copyMetadata, mergeMetadata } from '../metadata.js';
 import type { TaskRecord, TaskWrite } from '../store/task-store.js';
 import type { TaskItem, TaskStatus } from '../types.js';
-
-/** A task as the list keeps it in memory: a store's record, its links as mirrored sets. */
-export interface StoredTask extends Omit<TaskRecord, 'blocks' | 'blockedBy'> {
-  blocks: Set<string>;
-  blockedBy: Set<string>;
-}
+import { fromRecord, type StoredTask } from './stored-task.js';
+import { ChangeTracker } from './task-change-tracker.js';
+import { cycleIn, mirrorLinks, newLinks, type PlannedLinks, unlinkDropped } from './task-links.js';
 
 /** The fields of task_update, validated by its schema. */
 export interface UpdateArgs {
@@ -40,63 +38,16 @@ export const FIELD_ORDER = [
 /** A field task_update can report as changed. */
 export type UpdatedField = (typeof FIELD_ORDER)[number];
 
-/** What an update would do, computed without touching the list. */
-export interface UpdatePlan {
-  /** The task as it would be after the update (new sets and records: the stored task is untouched). */
-  next: StoredTask;
+/**
+ * What an update would do, computed without touching the list: `next` is the task as it would be
+ * after it (new sets and records: the stored task is untouched), `newBlocks` and `newBlockedBy`
+ * the ids newly linked.
+ */
+export interface UpdatePlan extends PlannedLinks {
   /** Changed fields in FIELD_ORDER. */
   fields: UpdatedField[];
-  /** Ids newly added to blocks / blockedBy. */
-  newBlocks: string[];
-  newBlockedBy: string[];
   /** True when the status changes to completed (the TaskCompleted hook runs first). */
   completes: boolean;
-}
-
-/** The task in the shape `onUpdate` receives: a copy that shares nothing with the store. */
-export function toItem(task: StoredTask): TaskItem {
-  const item: TaskItem = {
-    id: task.id,
-    content: task.subject,
-    status: task.status,
-    activeForm: task.activeForm ?? task.subject,
-    description: task.description,
-    blocks: [...task.blocks],
-    blockedBy: [...task.blockedBy],
-  };
-  if (task.owner !== undefined) item.owner = task.owner;
-  if (task.metadata !== undefined) item.metadata = structuredClone(task.metadata);
-  return item;
-}
-
-/** The task as a store keeps it: Claude Code's record, in its field order. */
-export function toRecord(task: StoredTask): TaskRecord {
-  const record: TaskRecord = { id: task.id, subject: task.subject, description: task.description } as TaskRecord;
-  if (task.activeForm !== undefined) record.activeForm = task.activeForm;
-  if (task.owner !== undefined) record.owner = task.owner;
-  record.status = task.status;
-  record.blocks = [...task.blocks];
-  record.blockedBy = [...task.blockedBy];
-  if (task.metadata !== undefined) record.metadata = structuredClone(task.metadata);
-  if (task.claim !== undefined) record.claim = { ...task.claim };
-  return record;
-}
-
-/** A stored record as the list keeps it (links as sets; a link to itself dropped). */
-function fromRecord(record: TaskRecord): StoredTask {
-  const task: StoredTask = {
-    id: record.id,
-    subject: record.subject,
-    description: record.description,
-    status: record.status,
-    blocks: new Set(record.blocks.filter((id) => id !== record.id)),
-    blockedBy: new Set(record.blockedBy.filter((id) => id !== record.id)),
-  };
-  if (record.activeForm !== undefined) task.activeForm = record.activeForm;
-  if (record.owner !== undefined) task.owner = record.owner;
-  if (record.metadata !== undefined) task.metadata = structuredClone(record.metadata);
-  if (record.claim !== undefined) task.claim = { ...record.claim };
-  return task;
 }
 
 /** The task list: tasks by id, in id order, and the next id to hand out. */
@@ -105,18 +56,8 @@ export class TaskList {
   readonly byId = new Map<string, StoredTask>();
   /** The next id; never goes down, so no id is used twice. */
   nextId = 1;
-  /**
-   * While a store call runs: the ids it wrote and removed (what the store must write), and each
-   * touched task as it was before (so a call the store refused can be undone).
-   */
-  private tracking:
-    | {
-        put: Set<string>;
-        removed: Set<string>;
-        before: Map<string, StoredTask | undefined> | undefined;
-        nextId: number;
-      }
-    | undefined;
+  /** While a call runs: what it wrote and removed, and (on a store) how to undo it. */
+  private tracking: ChangeTracker | undefined;
   /** False once a record arrived out of id order (another process created it); `ordered` sorts then. */
   private inOrder = true;
   /** Ids of the tasks whose claim has a lease (so expiry looks at them alone, not the list). */
@@ -212,71 +153,14 @@ export class TaskList {
       completes = args.status === 'completed';
       changed.add('status');
     }
-    const newBlocks = this.newLinks(task, args.addBlocks, next.blocks, 'addBlocks');
+    const newBlocks = newLinks(this.byId, task, args.addBlocks, next.blocks, 'addBlocks');
     if (typeof newBlocks === 'string') return newBlocks;
     if (newBlocks.length) changed.add('blocks');
-    const newBlockedBy = this.newLinks(task, args.addBlockedBy, next.blockedBy, 'addBlockedBy');
+    const newBlockedBy = newLinks(this.byId, task, args.addBlockedBy, next.blockedBy, 'addBlockedBy');
     if (typeof newBlockedBy === 'string') return newBlockedBy;
     if (newBlockedBy.length) changed.add('blockedBy');
     const plan = { next, fields: FIELD_ORDER.filter((f) => changed.has(f)), newBlocks, newBlockedBy, completes };
-    return this.cycleIn(plan) ?? plan;
-  }
-
-  /**
-   * The text of the refusal when the planned links would close a cycle (every task in a cycle
-   * would stay blocked for ever), else undefined. Walks, iteratively, only what the new links reach.
-   */
-  private cycleIn(plan: UpdatePlan): string | undefined {
-    if (!plan.newBlocks.length && !plan.newBlockedBy.length) return undefined;
-    const self = plan.next.id;
-    const newlyWaiting = new Set(plan.newBlocks);
-    // What a task waits on once the plan is applied.
-    const waitsOn = (id: string): Iterable<string> => {
-      if (id === self) return plan.next.blockedBy;
-      const existing = this.byId.get(id)?.blockedBy ?? [];
-      return newlyWaiting.has(id) ? [...existing, self] : existing;
-    };
-    const reaches = (from: string, target: string): boolean => {
-      const seen = new Set<string>();
-      const stack = [from];
-      while (stack.length) {
-        const id = stack.pop() as string;
-        if (id === target) return true;
-        if (seen.has(id)) continue;
-        seen.add(id);
-        for (const next of waitsOn(id)) if (!seen.has(next)) stack.push(next);
-      }
-      return false;
-    };
-    for (const id of plan.newBlockedBy) {
-      if (reaches(id, self)) {
-        return `addBlockedBy: expected ids of tasks that do not wait on #${self}, received "${id}" (#${id} already waits on #${self}: a cycle would block them both for ever)`;
-      }
-    }
-    for (const id of plan.newBlocks) {
-      if (reaches(self, id)) {
-        return `addBlocks: expected ids of tasks #${self} does not wait on, received "${id}" (#${self} already waits on #${id}: a cycle would block them both for ever)`;
-      }
-    }
-    return undefined;
-  }
-
-  /** Ids of `ids` not yet in `into` (added to it), or the text of the first wrong one. */
-  private newLinks(task: StoredTask, ids: string[] | undefined, into: Set<string>, field: string): string[] | string {
-    const added: string[] = [];
-    for (const id of ids ?? []) {
-      if (id === task.id) {
-        return `${field}: a task cannot depend on itself; expected ids of other tasks, received "${id}" on task #${task.id}`;
-      }
-      if (!this.byId.has(id)) {
-        return `${field}: expected ids of existing tasks, received "${id}" (there is no task #${id})`;
-      }
-      if (!into.has(id)) {
-        into.add(id);
-        added.push(id);
-      }
-    }
-    return added;
+    return cycleIn(this.byId, plan) ?? plan;
   }
 
   /** Stores a planned update, mirroring new links on the other tasks. */
@@ -302,8 +186,7 @@ export class TaskList {
     this.leased.delete(id);
     if (this.tracking) {
       for (const other of [...task.blocks, ...task.blockedBy]) if (this.byId.has(other)) this.tracking.put.add(other);
-      this.tracking.put.delete(id);
-      this.tracking.removed.add(id);
+      this.tracking.markRemoved(id);
     }
   }
 
@@ -331,45 +214,25 @@ export class TaskList {
    * refuse the change).
    */
   track(undoable: boolean): void {
-    this.tracking = {
-      put: new Set(),
-      removed: new Set(),
-      before: undoable ? new Map() : undefined,
-      nextId: this.nextId,
-    };
+    this.tracking = new ChangeTracker(undoable, this.nextId);
   }
 
   /** The ids put and removed since `track()`. */
   trackedIds(): { put: string[]; removed: string[] } {
-    return { put: [...(this.tracking?.put ?? [])], removed: [...(this.tracking?.removed ?? [])] };
+    return this.tracking?.ids() ?? { put: [], removed: [] };
   }
 
   /** Remembers how the tasks `ids` are before a tracked change touches them (once each). */
   private remember(ids: Iterable<string>): void {
-    const before = this.tracking?.before;
-    if (!before) return;
-    for (const id of ids) {
-      if (before.has(id)) continue;
-      const task = this.byId.get(id);
-      before.set(
-        id,
-        task && {
-          ...task,
-          blocks: new Set(task.blocks),
-          blockedBy: new Set(task.blockedBy),
-          metadata: task.metadata && structuredClone(task.metadata),
-        },
-      );
-      if (task && task.metadata === undefined) delete before.get(id)?.metadata;
-    }
+    this.tracking?.remember(ids, this.byId);
   }
 
   /** Undoes every change since `track()` (the store refused it); stops recording. */
   rollback(): void {
     const tracking = this.tracking;
     this.tracking = undefined;
-    if (!tracking?.before) return;
-    for (const [id, task] of tracking.before) {
+    if (!tracking?.undoable) return;
+    for (const [id, task] of tracking.undo()) {
       if (task === undefined) {
         this.byId.delete(id);
         this.leased.delete(id);
@@ -389,13 +252,7 @@ export class TaskList {
 
   /** What the list wrote since `track()`, as a store writes it (recording goes on until `settle` or `rollback`). */
   trackedWrite(): TaskWrite {
-    const tracking = this.tracking ?? { put: new Set<string>(), removed: new Set<string>() };
-    const put: TaskRecord[] = [];
-    for (const id of tracking.put) {
-      const task = this.byId.get(id);
-      if (task) put.push(toRecord(task));
-    }
-    return { put, removed: [...tracking.removed], highWaterMark: this.nextId - 1 };
+    return (this.tracking ?? new ChangeTracker(false, this.nextId)).write(this.byId, this.nextId);
   }
 
   /**
@@ -411,11 +268,8 @@ export class TaskList {
       if (!previous && this.byId.size > 0 && Number(task.id) < this.nextId - 1) this.inOrder = false;
       this.byId.set(task.id, task);
       this.noteClaim(task);
-      for (const id of previous?.blocks ?? []) if (!task.blocks.has(id)) this.byId.get(id)?.blockedBy.delete(task.id);
-      for (const id of previous?.blockedBy ?? [])
-        if (!task.blockedBy.has(id)) this.byId.get(id)?.blocks.delete(task.id);
-      for (const id of task.blocks) this.byId.get(id)?.blockedBy.add(task.id);
-      for (const id of task.blockedBy) this.byId.get(id)?.blocks.add(task.id);
+      if (previous) unlinkDropped(this.byId, previous, task);
+      mirrorLinks(this.byId, task);
       this.nextId = Math.max(this.nextId, Number(task.id) + 1);
     }
     this.nextId = Math.max(this.nextId, highWaterMark + 1);
@@ -466,10 +320,7 @@ export class TaskList {
       for (const id of record.blocks) if (this.byId.has(id) && id !== record.id) task.blocks.add(id);
       for (const id of record.blockedBy) if (this.byId.has(id) && id !== record.id) task.blockedBy.add(id);
     }
-    for (const task of this.byId.values()) {
-      for (const id of task.blocks) this.byId.get(id)?.blockedBy.add(task.id);
-      for (const id of task.blockedBy) this.byId.get(id)?.blocks.add(task.id);
-    }
+    for (const task of this.byId.values()) mirrorLinks(this.byId, task);
     const highest = tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0);
     // A stored high-water mark keeps ids unused after the highest tasks were deleted.
     this.nextId = Math.max(highest, highWaterMark) + 1;

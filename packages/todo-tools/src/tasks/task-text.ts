@@ -1,5 +1,6 @@
 /** The answer texts of task_list and task_get, exactly as Claude Code words them. */
-import type { StoredTask, TaskList } from './task-list.js';
+import type { StoredTask } from './stored-task.js';
+import type { TaskList } from './task-list.js';
 
 const ids = (list: Iterable<string>): string => [...list].map((id) => `#${id}`).join(', ');
 

@@ -23,7 +23,7 @@ function recording(store: TaskStore): { store: TaskStore; writes: TaskWrite[] } 
 describe('the task tools on a task store', () => {
   it('a call writes only the tasks it touched, in Claude Code’s record shape', async () => {
     const { store, writes } = recording(memoryTaskStore());
-    const tools = new TaskTools({ store: store });
+    const tools = new TaskTools({ store });
     for (const subject of ['A', 'B', 'C', 'D']) await tools.createTask({ subject, description: '' });
     writes.length = 0;
     await tools.updateTask({ taskId: '2', addBlockedBy: ['1'] });
@@ -55,8 +55,8 @@ describe('the task tools on a task store', () => {
   it("another holder's changes show at the next call, and syncTasks hands them to onUpdate", async () => {
     const store = memoryTaskStore();
     const onUpdate = vi.fn();
-    const a = new TaskTools({ store: store, onUpdate });
-    const b = new TaskTools({ store: store });
+    const a = new TaskTools({ store, onUpdate });
+    const b = new TaskTools({ store });
     await a.createTask({ subject: 'A', description: '' });
     onUpdate.mockClear();
     await b.createTask({ subject: 'B', description: '' });
@@ -86,7 +86,7 @@ describe('the task tools on a task store', () => {
           return outcome;
         }),
     };
-    const tools = new TaskTools({ store: store });
+    const tools = new TaskTools({ store });
     await tools.createTask({ subject: 'A', description: '' });
     fail = true;
     expect((await tools.createTask({ subject: 'B', description: '' })).text).toBe(
@@ -99,7 +99,7 @@ describe('the task tools on a task store', () => {
 
   it('ids end at MAX_TASK_ID: the last one is handed out, then a create is refused with a clear error', async () => {
     const store = memoryTaskStore({ highWaterMark: MAX_TASK_ID - 1 });
-    const tools = new TaskTools({ store: store });
+    const tools = new TaskTools({ store });
     expect((await tools.createTask({ subject: 'Last', description: '' })).text).toBe(
       `Task #${MAX_TASK_ID} created successfully: Last`,
     );
@@ -123,7 +123,7 @@ describe('the task tools on a task store', () => {
         return committed;
       },
     };
-    const tools = new TaskTools({ store: store });
+    const tools = new TaskTools({ store });
     await tools.createTask({ subject: 'A', description: '' });
     lost = true;
     expect((await tools.createTask({ subject: 'B', description: '' })).text).toBe(
@@ -183,9 +183,9 @@ describe('onChange: observers get what changed, not the list', () => {
   it("another holder's changes reach it as what they changed", async () => {
     const store = memoryTaskStore();
     const changes: { put: { id: string }[]; removed: string[]; whole: boolean }[] = [];
-    const a = new TaskTools({ store: store, onChange: (change) => changes.push(change) });
+    const a = new TaskTools({ store, onChange: (change) => changes.push(change) });
     await a.createTask({ subject: 'A', description: '' });
-    const b = new TaskTools({ store: store });
+    const b = new TaskTools({ store });
     await b.createTask({ subject: 'B', description: '' });
     changes.length = 0;
     await a.syncTasks();
