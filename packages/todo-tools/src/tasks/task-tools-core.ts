@@ -11,6 +11,7 @@ import type { TaskStore } from '../store/task-store.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { presentationOf } from '../tool-presentation.js';
 import type { TaskEvent, TaskItem, TaskListChange, ToolAnswer } from '../types.js';
+import { SyncedTaskList } from './synced-task-list.js';
 import { TaskCalls } from './task-calls.js';
 
 /** Options of {@link TaskToolsCore} (and of each entry's `TaskTools`). */
@@ -73,18 +74,27 @@ export interface TaskToolsOptions {
 export class TaskToolsCore {
   /** The limits in force. */
   readonly limits: Readonly<TaskListLimits>;
+  /** The task list, in step with the store when there is one. */
+  private readonly list: SyncedTaskList;
+  /** What each tool does and answers, on `list`. */
   private readonly calls: TaskCalls;
 
   constructor(options: TaskToolsOptions = {}) {
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
-    this.calls = new TaskCalls({
-      limits: this.limits,
+    const now = options.now ?? Date.now;
+    this.list = new SyncedTaskList({
+      store: options.store,
       onUpdate: options.onUpdate,
       onChange: options.onChange,
+      now,
+      maxMetadataDepth: this.limits.maxMetadataDepth,
+    });
+    this.calls = new TaskCalls({
+      synced: this.list,
+      limits: this.limits,
       beforeTask: options.beforeTask,
-      store: options.store,
       session: options.session ?? randomUUID(),
-      now: options.now ?? Date.now,
+      now,
       presentation: presentationOf(options),
     });
   }
@@ -114,7 +124,7 @@ export class TaskToolsCore {
 
   /** A copy of the task list in `onUpdate`'s shape, in id order. */
   tasks(): TaskItem[] {
-    return this.calls.tasks();
+    return this.list.items();
   }
 
   /**
@@ -124,12 +134,12 @@ export class TaskToolsCore {
    * anything changed; rejects when the store cannot be read.
    */
   syncTasks(): Promise<boolean> {
-    return this.calls.sync();
+    return this.list.sync();
   }
 
   /** Empties the task list in memory (an application's /clear). Ids go on counting. Calls no hook; writes no store. */
   clearTasks(): void {
-    this.calls.clear();
+    this.list.clear();
   }
 
   /**
@@ -140,7 +150,7 @@ export class TaskToolsCore {
    * @throws InvalidListError (a TypeError) naming what is wrong when `list` is not such a list; the list is then unchanged.
    */
   restoreTasks(list: readonly TaskItem[]): void {
-    this.calls.restore(list);
+    this.list.restore(list);
   }
 
   /** What task_create does and answers: a new pending task with the next id. */
