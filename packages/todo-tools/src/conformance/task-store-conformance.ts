@@ -5,7 +5,7 @@
  * package does not depend on a test runner.
  */
 import { TaskToolsCore } from '../tasks/task-tools-core.js';
-import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from './task-store.js';
+import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from '../store/task-store.js';
 
 /** The test functions the suite registers its tests with (vitest's `describe`, `it`, `expect`). */
 export interface ConformanceRunner {
