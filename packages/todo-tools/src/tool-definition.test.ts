@@ -89,15 +89,28 @@ describe('tool definitions', () => {
   });
 });
 
-describe('the core', () => {
-  it('imports no MCP SDK: only the adapters (v1/, v2/) and test support do', () => {
-    const source = new URL('.', import.meta.url).pathname;
-    const files = (readdirSync(source, { recursive: true }) as string[])
-      .filter((file) => file.endsWith('.ts') && !/\.(test|bench|property)\.ts$|\.large\.test\.ts$/.test(file))
-      .filter((file) => !/^(v1|v2|testing)\//.test(relative(source, join(source, file))));
+/** The package's modules (not tests, benches or test support), as paths relative to src/. */
+function modules(): string[] {
+  const source = new URL('.', import.meta.url).pathname;
+  return (readdirSync(source, { recursive: true }) as string[])
+    .filter((file) => file.endsWith('.ts') && !/\.(test|bench|property)\.ts$|\.large\.test\.ts$/.test(file))
+    .map((file) => relative(source, join(source, file)));
+}
+
+const read = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8');
+
+describe('the layers', () => {
+  it('the core imports no MCP SDK: only the adapters (v1/, v2/) and test support do', () => {
+    const files = modules().filter((file) => !/^(v1|v2|testing)\//.test(file));
     expect(files.length).toBeGreaterThan(20);
     const sdkImport = /(from\s*|import\s*\(\s*)['"]@modelcontextprotocol\//;
-    const importing = files.filter((file) => sdkImport.test(readFileSync(join(source, file), 'utf8')));
-    expect(importing).toEqual([]);
+    expect(files.filter((file) => sdkImport.test(read(file)))).toEqual([]);
+  });
+
+  it('store/ imports no family (tasks/, todo/, todo-write/): a store names the shapes of types.ts', () => {
+    const files = modules().filter((file) => file.startsWith('store/'));
+    expect(files.length).toBeGreaterThan(2);
+    const familyImport = /from\s*['"]\.\.\/(tasks|todo|todo-write)\//;
+    expect(files.filter((file) => familyImport.test(read(file)))).toEqual([]);
   });
 });

@@ -1,3 +1,7 @@
+// The shapes the three families hand out and their stores keep: Claude Code's task tools
+// (TaskItem) and todo_write (TodoWriteItem), rpiv-todo's `todo` tool (TodoSnapshot, TodoTask).
+// They sit here, apart from the families, so store/ names them without importing a family.
+
 /**
  * The status of a task of the task tools or an item of todo_write, as Claude Code names them (the
  * `todo` tool's statuses, which add `deleted`, are TodoTaskStatus).
@@ -53,4 +57,29 @@ export interface TaskListChange {
   put: TaskItem[];
   removed: string[];
   whole: boolean;
+}
+
+/** The status of a task of rpiv-todo's `todo` tool; `deleted` marks a tombstone. */
+export type TodoTaskStatus = 'pending' | 'in_progress' | 'completed' | 'deleted';
+
+/** A task of rpiv-todo's `todo` tool as snapshots hold it. Optional fields are absent when unset. */
+export interface TodoTask {
+  id: number;
+  subject: string;
+  description?: string;
+  activeForm?: string;
+  status: TodoTaskStatus;
+  /** Ids this task waits on; absent when none. */
+  blockedBy?: number[];
+  owner?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * The state of a `todo` list, what its results' `details` carry and its store keeps: every task
+ * (tombstones included) in id order, and the next id.
+ */
+export interface TodoSnapshot {
+  tasks: readonly TodoTask[];
+  nextId: number;
 }

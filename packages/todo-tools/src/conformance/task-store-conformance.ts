@@ -4,8 +4,9 @@
  * The test functions are passed in (vitest's, or another runner's of the same shape), so the
  * package does not depend on a test runner.
  */
-import { TaskToolsCore } from '../tasks/task-tools-core.js';
+
 import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from '../store/task-store.js';
+import { TaskToolsCore } from '../tasks/task-tools-core.js';
 
 /** The test functions the suite registers its tests with (vitest's `describe`, `it`, `expect`). */
 export interface ConformanceRunner {

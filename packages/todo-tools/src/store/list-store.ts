@@ -4,8 +4,7 @@
  * (The task list is kept by record instead: see task-store.ts.)
  */
 import { serial } from '../serial.js';
-import type { TodoSnapshot } from '../todo/todo-types.js';
-import type { TodoWriteItem } from '../types.js';
+import type { TodoSnapshot, TodoWriteItem } from '../types.js';
 import type { TaskStore } from './task-store.js';
 
 /** What a transaction's function returns: the state to write (none: nothing changed) and its result. */

@@ -5,7 +5,8 @@
 import type { TaskListLimits } from '../limits.js';
 import { nestsDeeperThan } from '../metadata.js';
 import { received } from '../received.js';
-import type { TodoAction, TodoTaskStatus } from './todo-types.js';
+import type { TodoTaskStatus } from '../types.js';
+import type { TodoAction } from './todo-types.js';
 
 /** The actions, in the seed's order. */
 export const TODO_ACTIONS: readonly TodoAction[] = ['create', 'update', 'list', 'get', 'delete', 'clear'];

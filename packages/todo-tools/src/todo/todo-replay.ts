@@ -3,8 +3,9 @@
  * transcript's results. Only a snapshot that validates is ever used; anything else is skipped,
  * never half-applied.
  */
+
+import type { TodoSnapshot, TodoTask, TodoTaskStatus } from '../types.js';
 import { isRecord, TODO_STATUSES } from './todo-params.js';
-import type { TodoSnapshot, TodoTask, TodoTaskStatus } from './todo-types.js';
 
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1;
 const optionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';

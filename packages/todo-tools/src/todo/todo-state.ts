@@ -8,6 +8,7 @@
  * the whole-list `details` every result carries costs nothing until someone looks at it.
  */
 import { copyMetadata, mergeMetadata } from '../metadata.js';
+import type { TodoSnapshot, TodoTask, TodoTaskStatus } from '../types.js';
 import { PersistentVector } from './persistent-vector.js';
 import type { TodoParams } from './todo-params.js';
 import {
@@ -20,7 +21,6 @@ import {
   noChangeText,
   updatedText,
 } from './todo-text.js';
-import type { TodoSnapshot, TodoTask, TodoTaskStatus } from './todo-types.js';
 
 /** What one action did: its text, and whether the state changed (or the bare error message). */
 export type Outcome = { text: string; changed: boolean } | { error: string };

@@ -1,5 +1,5 @@
 /** The content strings of the `todo` tool (seed 002) and the hygiene of text echoed into them. */
-import type { TodoTask } from './todo-types.js';
+import type { TodoTask } from '../types.js';
 
 // Terminal control sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), other ESC pairs.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point

@@ -16,12 +16,13 @@ import { runStored } from '../store/stored-call.js';
 import type { ToolCallResult, ToolDefinition } from '../tool-definition.js';
 import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
 import { presentationOf, presented, type ToolPresentation } from '../tool-presentation.js';
+import type { TodoSnapshot } from '../types.js';
 import { guidanceText, type TodoGuidance } from './todo-guidance.js';
 import { readParams, TODO_ACTIONS, TODO_STATUSES } from './todo-params.js';
 import { readSnapshot } from './todo-replay.js';
 import { type Outcome, TodoState } from './todo-state.js';
 import { errorText } from './todo-text.js';
-import type { TodoDetails, TodoResult, TodoSnapshot } from './todo-types.js';
+import type { TodoDetails, TodoResult } from './todo-types.js';
 
 /** Options of {@link TodoTool}. */
 export interface TodoToolOptions {

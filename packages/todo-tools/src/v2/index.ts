@@ -26,18 +26,21 @@ export { replayTodo } from '../todo/todo-replay.js';
 export { isImmutableTodoTasks } from '../todo/todo-state.js';
 export type { TodoToolOptions } from '../todo/todo-tool-core.js';
 export { TodoToolCore } from '../todo/todo-tool-core.js';
-export type {
-  TodoAction,
-  TodoDetails,
-  TodoResult,
-  TodoSnapshot,
-  TodoTask,
-  TodoTaskStatus,
-} from '../todo/todo-types.js';
+export type { TodoAction, TodoDetails, TodoResult } from '../todo/todo-types.js';
 export type { TodoWriteToolOptions } from '../todo-write/todo-write-tool-core.js';
 export { TodoWriteToolCore } from '../todo-write/todo-write-tool-core.js';
 export type { JsonSchema, ToolCallContext, ToolCallResult, ToolDefinition, ToolHints } from '../tool-definition.js';
-export type { TaskEvent, TaskItem, TaskListChange, TaskStatus, TodoWriteItem, ToolAnswer } from '../types.js';
+export type {
+  TaskEvent,
+  TaskItem,
+  TaskListChange,
+  TaskStatus,
+  TodoSnapshot,
+  TodoTask,
+  TodoTaskStatus,
+  TodoWriteItem,
+  ToolAnswer,
+} from '../types.js';
 export type { AdvertisedSchema } from './advertised-schema.js';
 export { TaskTools } from './task-tools.js';
 export { TodoTool } from './todo-tool.js';
