@@ -105,7 +105,10 @@ function recordsAndFeed({ it, expect }: ConformanceRunner, withList: WithList): 
       expect(await store.changesSince(1)).toEqual({ seq: 1, put: [], removed: [], highWaterMark: 2 });
     }),
   );
+}
 
+/** Transactions: what a record keeps, a transaction that writes nothing or throws, and another holder's change. */
+function transactions({ it, expect }: ConformanceRunner, withList: WithList): void {
   it(
     'every metadata key is kept through the store, "__proto__" included',
     withList(async (handle) => {
@@ -207,8 +210,8 @@ function marksAndConcurrency({ it, expect }: ConformanceRunner, withList: WithLi
   );
 }
 
-/** Claims kept with their records, atomic claims, and the watch. */
-function claimsAndWatch({ it, expect }: ConformanceRunner, withList: WithList): void {
+/** Claims kept with their records, and atomic claims. */
+function claims({ it, expect }: ConformanceRunner, withList: WithList): void {
   it(
     "a task's claim (its lease) is kept with its record",
     withList(async (handle) => {
@@ -249,7 +252,10 @@ function claimsAndWatch({ it, expect }: ConformanceRunner, withList: WithList): 
     }),
     120_000,
   );
+}
 
+/** Leases: one that lapses is let go for every holder, one that is live fences every other holder. */
+function leases({ it, expect }: ConformanceRunner, withList: WithList): void {
   it(
     'a lapsed lease shows as pending and unowned to every holder at its deadline, and is written through',
     withList(async (handle) => {
@@ -300,7 +306,10 @@ function claimsAndWatch({ it, expect }: ConformanceRunner, withList: WithList): 
       expect((await holder.updateTask({ taskId: '1', status: 'completed' })).text).toBe('Updated task #1 status');
     }),
   );
+}
 
+/** The watch, where a store has one. */
+function watch({ it, expect }: ConformanceRunner, withList: WithList): void {
   it(
     "watch, where a store has it, wakes a holder after another holder's commit",
     withList(async (handle) => {
@@ -336,7 +345,10 @@ export function describeTaskStoreConformance(name: string, open: OpenTestList, r
   };
   runner.describe(`${name}: the TaskStore contract`, () => {
     recordsAndFeed(runner, withList);
+    transactions(runner, withList);
     marksAndConcurrency(runner, withList);
-    claimsAndWatch(runner, withList);
+    claims(runner, withList);
+    leases(runner, withList);
+    watch(runner, withList);
   });
 }

@@ -112,62 +112,78 @@ export function isSnapshot(catchUp: TaskCatchUp): catchUp is TaskListSnapshot {
 /** How many changes a memory store remembers for `changesSince` (older holders reload). */
 const MEMORY_FEED_LENGTH = 1000;
 
+/** The state of a memory task store: its records, high-water mark and sequence, and its recent changes. */
+class MemoryTaskList {
+  private readonly records = new Map<string, TaskRecord>();
+  private highWaterMark: number;
+  /** The sequence of the last committed change. */
+  seq: number;
+  /** The feed: which ids each recent change touched, oldest first. */
+  private readonly feed: { seq: number; ids: string[] }[] = [];
+
+  constructor(initial: Partial<TaskListSnapshot> | undefined) {
+    for (const task of initial?.tasks ?? []) this.records.set(task.id, structuredClone(task));
+    this.highWaterMark = initial?.highWaterMark ?? 0;
+    this.seq = initial?.seq ?? 0;
+  }
+
+  /** The whole list, copied, in id order. */
+  snapshot(): TaskListSnapshot {
+    const tasks = [...this.records.values()].sort((a, b) => Number(a.id) - Number(b.id));
+    return { tasks: tasks.map((task) => structuredClone(task)), highWaterMark: this.highWaterMark, seq: this.seq };
+  }
+
+  /** What changed after `since`, copied; undefined when the feed no longer reaches back that far. */
+  deltaSince(since: number): TaskDelta | undefined {
+    const { seq, highWaterMark } = this;
+    if (since === seq) return { seq, put: [], removed: [], highWaterMark };
+    if (since > seq || since < seq - this.feed.length) return undefined;
+    const ids = new Set<string>();
+    for (const change of this.feed) if (change.seq > since) for (const id of change.ids) ids.add(id);
+    const put: TaskRecord[] = [];
+    const removed: string[] = [];
+    for (const id of ids) {
+      const record = this.records.get(id);
+      if (record) put.push(structuredClone(record));
+      else removed.push(id);
+    }
+    return { seq, put, removed, highWaterMark };
+  }
+
+  /** Commits `write` at the next sequence; false (and nothing written) when it changes nothing. */
+  commit(write: TaskWrite): boolean {
+    if (write.put.length === 0 && write.removed.length === 0 && write.highWaterMark <= this.highWaterMark) return false;
+    for (const record of write.put) this.records.set(record.id, structuredClone(record));
+    for (const id of write.removed) this.records.delete(id);
+    this.highWaterMark = Math.max(this.highWaterMark, write.highWaterMark);
+    this.seq += 1;
+    this.feed.push({ seq: this.seq, ids: [...write.put.map((record) => record.id), ...write.removed] });
+    if (this.feed.length > MEMORY_FEED_LENGTH) this.feed.shift();
+    return true;
+  }
+}
+
 /**
  * A task store in memory, shared by whoever holds it (several conversations of one process,
  * tests). Transactions run one at a time; records are copied in and out, so no holder shares
  * objects with another. It remembers the last 1 000 changes for `changesSince`.
  */
 export function memoryTaskStore(initial?: Partial<TaskListSnapshot>): TaskStore {
-  const records = new Map<string, TaskRecord>();
-  for (const task of initial?.tasks ?? []) records.set(task.id, structuredClone(task));
-  let highWaterMark = initial?.highWaterMark ?? 0;
-  let seq = initial?.seq ?? 0;
-  // The feed: which ids each recent change touched, oldest first.
-  const feed: { seq: number; ids: string[] }[] = [];
+  const list = new MemoryTaskList(initial);
   const listeners = new Set<() => void>();
   let tail: Promise<unknown> = Promise.resolve();
-
-  const snapshot = (): TaskListSnapshot => ({
-    tasks: [...records.values()].sort((a, b) => Number(a.id) - Number(b.id)).map((task) => structuredClone(task)),
-    highWaterMark,
-    seq,
-  });
-  const deltaSince = (since: number): TaskDelta | undefined => {
-    if (since === seq) return { seq, put: [], removed: [], highWaterMark };
-    if (since > seq || since < seq - feed.length) return undefined;
-    const ids = new Set<string>();
-    for (const change of feed) if (change.seq > since) for (const id of change.ids) ids.add(id);
-    const put: TaskRecord[] = [];
-    const removed: string[] = [];
-    for (const id of ids) {
-      const record = records.get(id);
-      if (record) put.push(structuredClone(record));
-      else removed.push(id);
-    }
-    return { seq, put, removed, highWaterMark };
-  };
-
   return {
     async load() {
-      return snapshot();
+      return list.snapshot();
     },
     async changesSince(since) {
-      return deltaSince(since);
+      return list.deltaSince(since);
     },
     transact<R>(since: number, fn: (catchUp: TaskCatchUp) => Promise<TaskTransaction<R>>) {
       const run = tail.then(async () => {
-        const { write, result } = await fn(deltaSince(since) ?? snapshot());
-        if (!write || (write.put.length === 0 && write.removed.length === 0 && write.highWaterMark <= highWaterMark)) {
-          return { result, seq };
-        }
-        for (const record of write.put) records.set(record.id, structuredClone(record));
-        for (const id of write.removed) records.delete(id);
-        highWaterMark = Math.max(highWaterMark, write.highWaterMark);
-        seq += 1;
-        feed.push({ seq, ids: [...write.put.map((record) => record.id), ...write.removed] });
-        if (feed.length > MEMORY_FEED_LENGTH) feed.shift();
-        for (const listener of listeners) queueMicrotask(listener);
-        return { result, seq };
+        const { write, result } = await fn(list.deltaSince(since) ?? list.snapshot());
+        if (write && list.commit(write)) for (const listener of listeners) queueMicrotask(listener);
+        return { result, seq: list.seq };
       });
       tail = run.catch(() => undefined);
       return run;

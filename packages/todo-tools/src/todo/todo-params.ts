@@ -104,6 +104,7 @@ export function readParams(raw: unknown, limits: TaskListLimits): TodoParams | P
   return params;
 }
 
+/** Reads one given parameter into `params`, or says what is wrong with it. */
 function readField(params: TodoParams, key: string, value: unknown, limits: TaskListLimits): string | undefined {
   switch (key) {
     case 'id': {
@@ -120,19 +121,8 @@ function readField(params: TodoParams, key: string, value: unknown, limits: Task
       return readText(params, key, value, limits.maxActiveFormLength);
     case 'owner':
       return readText(params, key, value, limits.maxOwnerLength);
-    case 'metadata': {
-      if (!isRecord(value)) return `metadata: expected an object of keys and values, received ${received(value)}`;
-      // Before anything walks it recursively (JSON, a copy): depth first, without recursion.
-      if (nestsDeeperThan(value, limits.maxMetadataDepth)) {
-        return `metadata: expected at most ${limits.maxMetadataDepth} levels of nesting, received a value nested deeper`;
-      }
-      const size = JSON.stringify(value).length;
-      if (size > limits.maxMetadataSize) {
-        return `metadata: expected at most ${limits.maxMetadataSize} characters as JSON, received ${size} characters`;
-      }
-      params.metadata = value;
-      return undefined;
-    }
+    case 'metadata':
+      return readMetadata(params, value, limits);
     case 'status':
       if (!TODO_STATUSES.includes(value as TodoTaskStatus)) {
         return `status: expected one of ${TODO_STATUSES.join(', ')}, received ${received(value)}`;
@@ -145,27 +135,49 @@ function readField(params: TodoParams, key: string, value: unknown, limits: Task
       return undefined;
     case 'blockedBy':
     case 'addBlockedBy':
-    case 'removeBlockedBy': {
-      if (!Array.isArray(value))
-        return `${key}: expected an array of integer ids such as [1, 2], received ${received(value)}`;
-      if (value.length > limits.maxDependencies) {
-        return `${key}: expected at most ${limits.maxDependencies} ids, received ${value.length}`;
-      }
-      const ids: number[] = [];
-      for (const item of value) {
-        const id = readId(item);
-        if (id === undefined)
-          return `${key}: expected integer ids such as [1, 2], received ${received(item)} in the list`;
-        if (!ids.includes(id)) ids.push(id);
-      }
-      params[key] = ids;
-      return undefined;
-    }
+    case 'removeBlockedBy':
+      return readIds(params, key, value, limits.maxDependencies);
     default:
       return `unknown parameter ${received(key)}`;
   }
 }
 
+/** Reads `metadata`: a record no deeper than `maxMetadataDepth` and no larger than `maxMetadataSize` as JSON. */
+function readMetadata(params: TodoParams, value: unknown, limits: TaskListLimits): string | undefined {
+  if (!isRecord(value)) return `metadata: expected an object of keys and values, received ${received(value)}`;
+  // Before anything walks it recursively (JSON, a copy): depth first, without recursion.
+  if (nestsDeeperThan(value, limits.maxMetadataDepth)) {
+    return `metadata: expected at most ${limits.maxMetadataDepth} levels of nesting, received a value nested deeper`;
+  }
+  const size = JSON.stringify(value).length;
+  if (size > limits.maxMetadataSize) {
+    return `metadata: expected at most ${limits.maxMetadataSize} characters as JSON, received ${size} characters`;
+  }
+  params.metadata = value;
+  return undefined;
+}
+
+/** Reads a list of ids (`blockedBy`, `addBlockedBy`, `removeBlockedBy`): at most `max`, each once. */
+function readIds(
+  params: TodoParams,
+  key: 'blockedBy' | 'addBlockedBy' | 'removeBlockedBy',
+  value: unknown,
+  max: number,
+): string | undefined {
+  if (!Array.isArray(value))
+    return `${key}: expected an array of integer ids such as [1, 2], received ${received(value)}`;
+  if (value.length > max) return `${key}: expected at most ${max} ids, received ${value.length}`;
+  const ids: number[] = [];
+  for (const item of value) {
+    const id = readId(item);
+    if (id === undefined) return `${key}: expected integer ids such as [1, 2], received ${received(item)} in the list`;
+    if (!ids.includes(id)) ids.push(id);
+  }
+  params[key] = ids;
+  return undefined;
+}
+
+/** Reads one text parameter, at most `max` characters. */
 function readText(
   params: TodoParams,
   key: 'subject' | 'description' | 'activeForm' | 'owner',

@@ -248,25 +248,9 @@ export class TodoState {
     if (status !== current.status && !TRANSITIONS[current.status].includes(status)) {
       return { error: `illegal transition ${current.status} → ${status}` };
     }
-    let blockedBy = [...(current.blockedBy ?? [])];
-    if (p.removeBlockedBy?.length) {
-      const remove = new Set(p.removeBlockedBy);
-      blockedBy = blockedBy.filter((dep) => !remove.has(dep));
-    }
-    const added: number[] = [];
-    for (const dep of p.addBlockedBy ?? []) {
-      if (dep === current.id) return { error: `cannot block #${current.id} on itself` };
-      const problem = this.depProblem('addBlockedBy', dep);
-      if (problem) return { error: problem };
-      if (!blockedBy.includes(dep)) {
-        blockedBy.push(dep);
-        added.push(dep);
-      }
-    }
-    if (added.length && this.reaches(added, current.id)) {
-      return { error: 'addBlockedBy would create a cycle in the blockedBy graph' };
-    }
-    const next: TodoTask = { ...current, status, blockedBy };
+    const links = this.updatedBlockedBy(current, p);
+    if ('error' in links) return links;
+    const next: TodoTask = { ...current, status, blockedBy: links.blockedBy };
     if (p.subject !== undefined) next.subject = p.subject;
     if (p.description !== undefined) next.description = p.description;
     if (p.activeForm !== undefined) next.activeForm = p.activeForm;
@@ -288,6 +272,32 @@ export class TodoState {
     if (!changedTask(current, task)) return { text: noChangeText(current.id, current.status), changed: false };
     this.put(task, current);
     return { text: updatedText(task.id, current.status, task.status), changed: true };
+  }
+
+  /**
+   * `current`'s blockedBy after an update's removeBlockedBy and addBlockedBy, or the error of the
+   * first added dependency that is the task itself, missing, deleted, or would close a cycle.
+   */
+  private updatedBlockedBy(current: TodoTask, p: TodoParams): { blockedBy: number[] } | { error: string } {
+    let blockedBy = [...(current.blockedBy ?? [])];
+    if (p.removeBlockedBy?.length) {
+      const remove = new Set(p.removeBlockedBy);
+      blockedBy = blockedBy.filter((dep) => !remove.has(dep));
+    }
+    const added: number[] = [];
+    for (const dep of p.addBlockedBy ?? []) {
+      if (dep === current.id) return { error: `cannot block #${current.id} on itself` };
+      const problem = this.depProblem('addBlockedBy', dep);
+      if (problem) return { error: problem };
+      if (!blockedBy.includes(dep)) {
+        blockedBy.push(dep);
+        added.push(dep);
+      }
+    }
+    if (added.length && this.reaches(added, current.id)) {
+      return { error: 'addBlockedBy would create a cycle in the blockedBy graph' };
+    }
+    return { blockedBy };
   }
 
   /**
