@@ -8,12 +8,12 @@ import { received } from '../received.js';
 import type { TodoTaskStatus } from '../types.js';
 import type { TodoAction } from './todo-types.js';
 
-/** The actions, in the seed's order. */
+/** The actions, in rpiv-todo's order. */
 export const TODO_ACTIONS: readonly TodoAction[] = ['create', 'update', 'list', 'get', 'delete', 'clear'];
 /** Every status a `todo` task can have. */
 export const TODO_STATUSES: readonly TodoTaskStatus[] = ['pending', 'in_progress', 'completed', 'deleted'];
 
-/** The parameters each action takes (seed 002, "Parameters"). */
+/** The parameters each action takes (rpiv-todo's `todo` tool, its "Parameters"). */
 const TAKES: Readonly<Record<TodoAction, readonly string[]>> = {
   create: ['subject', 'blockedBy', 'description', 'activeForm', 'owner', 'metadata'],
   update: [

@@ -1,5 +1,5 @@
 /**
- * The state of a `todo` list (seed 002): tasks keyed by id, tombstones kept, and a maintained
+ * The state of a list of rpiv-todo's `todo` tool: tasks keyed by id, tombstones kept, and a maintained
  * index of reverse edges (`blocks`), so create, update, get and delete do not grow with the list
  * and the cycle check walks only what the new dependencies reach.
  *
@@ -25,7 +25,7 @@ import {
 /** What one action did: its text, and whether the state changed (or the bare error message). */
 export type Outcome = { text: string; changed: boolean } | { error: string };
 
-/** Allowed status targets (seed 002); a transition to the current status is always accepted. */
+/** Allowed status targets (rpiv-todo's); a transition to the current status is always accepted. */
 const TRANSITIONS: Readonly<Record<TodoTaskStatus, readonly TodoTaskStatus[]>> = {
   pending: ['in_progress', 'completed', 'deleted'],
   in_progress: ['pending', 'completed', 'deleted'],

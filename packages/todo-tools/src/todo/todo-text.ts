@@ -1,4 +1,4 @@
-/** The content strings of the `todo` tool (seed 002) and the hygiene of text echoed into them. */
+/** The content strings of rpiv-todo's `todo` tool and the hygiene of text echoed into them. */
 import type { TodoTask } from '../types.js';
 
 // Terminal control sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), other ESC pairs.

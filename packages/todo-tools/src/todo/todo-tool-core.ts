@@ -1,5 +1,5 @@
 /**
- * TodoToolCore: the one-tool `todo` family of @juicesharp/rpiv-todo (seed 002), with no MCP SDK:
+ * TodoToolCore: rpiv-todo's one-tool `todo` family (@juicesharp/rpiv-todo), with no MCP SDK:
  * its direct API (`call`, `callAsync`, …) and its definition as a tool. Each entry's `TodoTool`
  * (`.` for SDK v1, `./v2` for SDK v2) is this class plus `register` and `server` for its SDK.
  * One object holds one list; every result carries the whole state (`details`) so a transcript
@@ -56,14 +56,14 @@ export interface TodoToolOptions {
   alwaysLoad?: boolean;
 }
 
-// Ids are advertised as integers (what the seed names); `call` also reads numeric strings.
+// Ids are advertised as integers (as rpiv-todo's schema names them); `call` also reads numeric strings.
 const integerId = () => z.number().int();
 const integerIds = () => z.array(integerId());
 
 /**
  * The parameters as clients see them in tools/list. Only advertised: the SDK lets any object
  * through, and `call` reads the parameters itself (todo-params.ts), so MCP and `call()` answer
- * every input alike, in the seed's envelope.
+ * every input alike, in rpiv-todo's envelope.
  */
 const INPUT = z.strictObject({
   action: z.enum(TODO_ACTIONS as [string, ...string[]]).describe('What to do.'),
@@ -94,7 +94,7 @@ const TASK = z.object({
   metadata: jsonRecord().optional(),
 });
 
-/** The MCP output schema: the seed's `details`. */
+/** The MCP output schema: rpiv-todo's `details`. */
 const OUTPUT = {
   action: z.string(),
   params: jsonRecord(),
@@ -138,7 +138,7 @@ export class TodoToolCore {
   }
 
   /**
-   * Carries out one call and answers in the seed's envelope: `content` with the text (`Error:
+   * Carries out one call and answers in rpiv-todo's envelope: `content` with the text (`Error:
    * <message>` for a rejection) and `details` with the action, the parameters and the complete
    * state after the call (`error` holds the bare message of a rejection). A rejected call changes
    * nothing. Never throws for bad parameters.
@@ -258,8 +258,8 @@ export class TodoToolCore {
           annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
           handler: async (args): Promise<ToolCallResult> => {
             const result = await this.callAsync(args);
-            // The model reads content[0].text, the summary (seed 002); the snapshot goes along only
-            // when structured output is on.
+            // The model reads content[0].text, the summary (as rpiv-todo keeps `details` out of its
+            // model's context); the snapshot goes along only when structured output is on.
             const out: ToolCallResult = this.presentation.structuredOutput
               ? { content: result.content, structuredContent: result.details as unknown as Record<string, unknown> }
               : { content: result.content };

@@ -88,7 +88,7 @@ describe.each(SDK_MAJORS)('the todo tool over MCP (SDK v$major)', (sdk) => {
   });
 
   describe('todo over MCP: content strings', () => {
-    it('answers each situation with the seed string', async () => {
+    it("answers each situation with rpiv-todo's string", async () => {
       const { call } = await mcpTodo(sdk);
       expect((await call({ action: 'create', subject: 'Set up the repo' })).text).toBe(
         'Created #1: Set up the repo (pending)',
