@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, textOf } from './helpers.js';
 
@@ -47,6 +48,7 @@ async function startServer(args: string[]): Promise<ServerProcess> {
   const urls = await new Promise<{ url: string; boardUrl: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not start: ${log}`)), 60_000);
     child.stderr?.on('data', (chunk: Buffer) => {
+      if (process.env.RAIDER_TEST_SERVER_LOG) process.stderr.write(chunk);
       log += chunk.toString();
       const url = /listening on (http:\/\/\S+)/.exec(log)?.[1];
       const boardUrl = /the board: (http:\/\/\S+)/.exec(log)?.[1];
@@ -172,10 +174,8 @@ describe('a question that outlives its call (2025 era, real processes, deadline 
     ) as { id: string; status: string; report?: string }[];
     expect(after.find((entry) => entry.id === 'ask_1')).toMatchObject({ status: 'completed', report: 'PostgreSQL' });
     expect(await boardQuestions(server)).toEqual([]);
-    // Read once: a second resume says plainly it holds no such question.
-    const again = await client.callTool({ name: 'ask_user', arguments: { resume: 'ask_1' } });
-    expect(again.isError).toBe(true);
-    expect(textOf(again)).toMatch(/^Error: resume: no open question ask_1 in this conversation: /);
+    // Reading does not consume it: a call whose result was lost on the way loses nothing.
+    expect(textOf(await client.callTool({ name: 'ask_user', arguments: { resume: 'ask_1' } }))).toBe('PostgreSQL');
   }, 120_000);
 
   it('a cancelled resume leaves the question open; an answer given while nobody waits is kept and announced', async () => {
@@ -254,6 +254,11 @@ describe('a question that outlives its call (2025 era, real processes, deadline 
     expect(textOf(await before.callTool({ name: 'ask_user', arguments: { question: 'Deploy?' } }))).toBe(
       stillOpen('ask_1'),
     );
+    // A client that reconnects (a new session on the same list) resumes it: still open.
+    const reconnected = await legacyClient(first);
+    expect(textOf(await reconnected.callTool({ name: 'ask_user', arguments: { resume: 'ask_1' } }))).toBe(
+      stillOpen('ask_1'),
+    );
     await first.stop();
     const second = await startServer(args);
     const after = await legacyClient(second);
@@ -262,10 +267,105 @@ describe('a question that outlives its call (2025 era, real processes, deadline 
     const lost = await after.callTool({ name: 'ask_user', arguments: { resume: 'ask_1' } });
     expect(lost.isError).toBe(true);
     expect(textOf(lost)).toBe(
-      "Error: resume: no open question ask_1 in this conversation: it was never asked here, its answer was already read, or the server restarted (open questions live in the server's memory and a restart loses them). Ask again if you still need the answer.",
+      "Error: resume: no open question ask_1 on this server: it was never asked here, its answer expired, or the server restarted (open questions live in the server's memory and a restart loses them). Ask again if you still need the answer.",
     );
   }, 120_000);
 });
+
+describe('what a question survives (2025 era, real processes, deadline 3 s)', () => {
+  it('only the agent that asked may resume; an idle sweep keeps the session of an open question', async () => {
+    const list = `waits-${Date.now()}`;
+    const server = await startServer(['--wait-deadline', '3', '--idle-timeout', '2', '--list', list, '--team']);
+    const alice = await legacyClient(server, 'alice');
+    expect(textOf(await alice.callTool({ name: 'ask_user', arguments: { question: 'The staging key?' } }))).toMatch(
+      /^The question is still open as ask_\d+;/,
+    );
+    const bob = await legacyClient(server, 'bob');
+    const id = (await boardQuestions(server)).length === 1 ? await openId(alice) : '';
+    const refused = await bob.callTool({ name: 'ask_user', arguments: { resume: id } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toBe(
+      `Error: resume: ${id} was asked by "alice", not by "bob"; only the agent that asked can read its answer`,
+    );
+    // bob leaves (his session, with no question open, would be swept under his client otherwise).
+    await bob.close();
+    // Past the idle timeout (2 s, swept every 0.5 s) with nothing in flight: the open question keeps alice's session.
+    await sleep(3_500);
+    await answerOnBoard(server, 'The staging key?', 'in the vault');
+    expect(textOf(await alice.callTool({ name: 'ask_user', arguments: { resume: id } }))).toBe('in the vault');
+  }, 120_000);
+
+  it('a resume whose stream dropped took nothing: the answer is read by the next resume', async () => {
+    const server = await startServer(['--wait-deadline', '5']);
+    const client = await legacyClient(server);
+    const transport = (client as unknown as { _transport: { sessionId?: string } })._transport;
+    expect(textOf(await client.callTool({ name: 'ask_user', arguments: { question: 'Squash?' } }))).toBe(
+      stillOpen('ask_1'),
+    );
+    // A resume on a connection the host cut: the POST's stream goes away without a cancel.
+    const cut = new AbortController();
+    const dropped = fetch(server.url, {
+      method: 'POST',
+      signal: cut.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId as string,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 99,
+        method: 'tools/call',
+        params: { name: 'ask_user', arguments: { resume: 'ask_1' } },
+      }),
+    }).catch(() => undefined);
+    await sleep(500);
+    cut.abort();
+    await dropped;
+    await answerOnBoard(server, 'Squash?', 'yes, squash');
+    expect(textOf(await client.callTool({ name: 'ask_user', arguments: { resume: 'ask_1' } }))).toBe('yes, squash');
+  }, 120_000);
+
+  it("a form answered after the call's deadline is not lost: the resume reads it without asking again", async () => {
+    const server = await startServer(['--wait-deadline', '3']);
+    const forms: string[] = [];
+    const client = new Client(
+      { name: 'waits-form', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      forms.push(request.params.message);
+      await sleep(5_000);
+      return { action: 'accept', content: { answer: 'Friday' } };
+    });
+    clients.push(client);
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    expect(textOf(await client.callTool({ name: 'ask_user', arguments: { question: 'Release day?' } }))).toBe(
+      stillOpen('ask_1'),
+    );
+    const answers: (string | undefined)[] = [];
+    for (let round = 0; round < 4 && answers.at(-1) !== 'Friday'; round += 1) {
+      answers.push(textOf(await client.callTool({ name: 'ask_user', arguments: { resume: 'ask_1' } })));
+    }
+    expect(answers.at(-1)).toBe('Friday');
+    expect(forms).toEqual(['Release day?']);
+  }, 120_000);
+});
+
+/** The id of the one open question in raider://work. */
+async function openId(client: Client): Promise<string> {
+  const work = JSON.parse(
+    ((await client.readResource({ uri: 'raider://work' })).contents[0] as { text: string }).text,
+  ) as {
+    id: string;
+    kind: string;
+    status: string;
+  }[];
+  const open = work.filter((entry) => entry.kind === 'ask' && entry.status === 'running');
+  expect(open).toHaveLength(1);
+  return (open[0] as { id: string }).id;
+}
 
 describe('the 2026 era (real processes, deadline 3 s)', () => {
   /** A 2026-era client of `server`, answering forms with `answer` after `delayMs` when given. */

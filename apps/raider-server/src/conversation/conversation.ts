@@ -136,6 +136,8 @@ export interface Conversation {
   work(): unknown[];
   /** Ends every open question with `reason` (each tool call answers that it was withdrawn). */
   endQuestions(reason: string): void;
+  /** True while a question this conversation asked is still open: its session or list is kept for the resume. */
+  hasOpenQuestions(): boolean;
   /** Ends open questions, releases the list and closes its servers. */
   close(reason: string): Promise<void>;
 }
@@ -191,6 +193,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     // The web board and the board app: where both are open, the first answer wins.
     fallbackAnswerer: () => firstOf(options.fallbackAnswerer?.(), appAnswerer()),
     deadline,
+    listId: list?.id,
     expiryMs: options.questionExpiryMs ?? DEFAULT_QUESTION_EXPIRY_MS,
     progressEveryMs: options.progressEveryMs,
     answeredWhileAway: (question) => messaging.tellAnswered(question),
@@ -254,7 +257,10 @@ export function createConversation(options: ConversationOptions): Conversation {
         const recorded: [string, object, (args: unknown, ctx: ServerContext) => unknown][] = [];
         const servedBy = new AsyncLocalStorage<McpServer>();
         const recorder = {
-          server: { getClientCapabilities: () => servedBy.getStore()?.server.getClientCapabilities() },
+          server: {
+            getClientCapabilities: () => servedBy.getStore()?.server.getClientCapabilities(),
+            getClientVersion: () => servedBy.getStore()?.server.getClientVersion(),
+          },
           registerTool: (name: string, config: object, handler: (args: unknown, ctx: ServerContext) => unknown) => {
             recorded.push([name, config, handler]);
           },
@@ -311,6 +317,7 @@ export function createConversation(options: ConversationOptions): Conversation {
     listState,
     work: () => plainEntries(registry),
     endQuestions: questions.endQuestions,
+    hasOpenQuestions: () => questions.openQuestions() > 0,
     async close(reason: string) {
       family.stop();
       messaging.close();

@@ -385,10 +385,10 @@ export function createMessaging(options: MessagingOptions): Messaging {
     },
     agentFor,
     tellAnswered(question) {
-      if (question.agent === undefined || !serving) return;
+      if (question.opener.agent === undefined || !serving) return;
       store()
         .send({
-          to: question.agent,
+          to: question.opener.agent,
           text: notificationText({ taskId: question.id, status: 'completed', summary: answeredSummary(question) }),
           notification: true,
           about: question.id,
@@ -396,7 +396,7 @@ export function createMessaging(options: MessagingOptions): Messaging {
         })
         .catch((error: unknown) => {
           log.warn(
-            `the answer of ${question.id} could not be announced to ${question.agent}: ${(error as Error).message}`,
+            `the answer of ${question.id} could not be announced to ${question.opener.agent}: ${(error as Error).message}`,
           );
         });
     },

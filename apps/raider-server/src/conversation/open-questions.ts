@@ -1,29 +1,43 @@
 /**
  * Questions that outlive the call that asked them (issue 28). A host cuts a call that waits too
  * long, and the person's answer was lost with it; so a question asked through ask_user is an open
- * question of the conversation, kept here, on the board and in raider://work (the registry's
- * `ask_N` entry), until a person answers it, it is withdrawn, or it expires. A call waits on it
- * until its deadline, then answers that the question is still open; `ask_user { resume }` waits
- * again or takes the answer that came meanwhile.
+ * question, kept here, on the board and in raider://work (the registry's `ask_N` entry), until a
+ * person answers it, it is withdrawn, or it expires. A call waits on it until its deadline, then
+ * answers that the question is still open; `ask_user { resume }` waits again or reads the answer
+ * that came meanwhile, as often as it likes until the answer expires in its turn.
  *
- * Open questions live in this process's memory: a restart of the server loses them, and a resume
- * then says so plainly (see `lostText`).
+ * One desk serves every conversation on one list (`deskOf`): a client that reconnects (a new
+ * 2025-era session, another 2026-era request) resumes its question there. Ids are unique in the
+ * process, and only the agent that asked may read the answer. Open questions live in this
+ * process's memory: a restart loses them, and a resume then says so plainly (`lostText`).
  */
 import { AskError, type Asker } from '@raider/ask-tools/v2';
 import type { TaskRegistry } from '@raider/tasks-registry';
 import type { Logger } from '../log.js';
 
-/** Where an open question stands. */
+/** Where a question stands. */
 export type QuestionState = 'open' | 'answered' | 'ended' | 'expired';
 
-/** One question of the conversation, open or settled and not yet read. */
+/** Who opened a question, and where its outcome is recorded. */
+export interface QuestionOpener {
+  /** The agent that asked (only it may resume; told when the answer comes while it is not waiting). */
+  agent: string | undefined;
+  /** The registry of the conversation that asked: its `ask_N` entry. */
+  registry: TaskRegistry;
+  /** The pages that ask a person (the web board, the board app), when one is open. */
+  pages: () => Asker | undefined;
+  /** The answer came while no call waited on the question: tell its agent (an inbox notification). */
+  answeredWhileAway: (question: OpenQuestion) => void;
+  log: Logger;
+}
+
+/** One question, open or settled and still readable. */
 export interface OpenQuestion {
-  /** The registry's id, `ask_3`: what the model resumes with. */
+  /** The registry's id, `ask_3`: what the model resumes with. Unique in the process. */
   readonly id: string;
   readonly question: string;
   readonly options: string[];
-  /** The agent that asked (told when the answer comes while it is not waiting), if one is named. */
-  readonly agent: string | undefined;
+  readonly opener: QuestionOpener;
   readonly askedAt: number;
   state: QuestionState;
   /** The answer (state `answered`; `undefined`: the person gave none). */
@@ -32,27 +46,19 @@ export interface OpenQuestion {
   error?: unknown;
   /** Calls waiting on it now. */
   waiting: number;
-}
-
-/** What the desk is made with. */
-export interface QuestionDeskOptions {
-  /** How long a question stays open with nobody answering, in ms (`--question-expiry`, default 1 h). */
-  expiryMs: number;
-  /** The pages that ask a person (the web board, the board app), asked once per question. */
-  pages: () => Asker | undefined;
-  /** The answer came while no call waited on the question: tell its agent (an inbox notification). */
-  answeredWhileAway: (question: OpenQuestion) => void;
-  log: Logger;
+  /** True once a page was asked it (a page opened after the question is asked on a resume). */
+  offered: boolean;
+  /** True while a form the client's user may still submit is out (2025-era elicitation). */
+  formPending: boolean;
+  /** Aborted when the question settles or expires: withdraws its page ask and its form. */
+  readonly settledSignal: AbortSignal;
 }
 
 /** How long a question nobody answered stays open by default: an hour. */
 export const DEFAULT_QUESTION_EXPIRY_MS = 3_600_000;
 
-/** The most settled questions kept for a resume after they were settled (expired ones, mostly). */
+/** The most settled questions a desk keeps for resumes (the oldest go first). */
 const MAX_SETTLED = 1_000;
-
-/** The withdrawal a settled question's page ask gets: it was answered elsewhere. */
-const answeredElsewhere = () => new AskError('aborted', 'it was answered elsewhere');
 
 /** "1 hour", "90 seconds": how long a question stayed open. */
 export function spanText(ms: number): string {
@@ -72,49 +78,72 @@ export function expiredText(id: string, expiryMs: number): string {
   return `The question ${id} expired: nobody answered it within ${spanText(expiryMs)}. Decide for yourself, go on, and say in your reply what you assumed.`;
 }
 
-/** The refusal of a resume of a question this conversation does not hold. */
+/** The refusal of a resume of a question this server does not hold. */
 export function lostText(id: string): string {
-  return `resume: no open question ${id} in this conversation: it was never asked here, its answer was already read, or the server restarted (open questions live in the server's memory and a restart loses them). Ask again if you still need the answer.`;
+  return `resume: no open question ${id} on this server: it was never asked here, its answer expired, or the server restarted (open questions live in the server's memory and a restart loses them). Ask again if you still need the answer.`;
 }
 
-/** The open questions of one conversation. */
+/** The refusal of a resume by another agent than the one that asked. */
+export function notYoursText(id: string, asker: string | undefined, caller: string | undefined): string {
+  const who = (name: string | undefined) => (name === undefined ? 'an agent that names none' : JSON.stringify(name));
+  return `resume: ${id} was asked by ${who(asker)}, not by ${who(caller)}; only the agent that asked can read its answer`;
+}
+
+/** Question ids are unique in the process (a conversation made again must not reuse one). */
+let lastQuestion = 0;
+
+/** The open questions of one list (or of one conversation without a list). */
 export class QuestionDesk {
   private readonly questions = new Map<string, OpenQuestion>();
-  /** Per question: who waits for its settling, its page ask's withdrawal, its expiry timer. */
+  /** Per question: who waits for it to settle, its page ask's and form's withdrawal, its expiry timer. */
   private readonly parts = new Map<
     string,
-    { settled: Promise<void>; settle: () => void; withdrawPage: AbortController; timer: NodeJS.Timeout }
+    { settled: Promise<void>; settle: () => void; withdraw: AbortController; timer: NodeJS.Timeout }
   >();
 
-  constructor(
-    private readonly registry: TaskRegistry,
-    private readonly options: QuestionDeskOptions,
-  ) {}
+  /** `expiryMs`: how long a question nobody answered stays open, and an answer stays readable. */
+  constructor(readonly expiryMs: number) {}
 
-  /** The question `id`, if this conversation holds it. */
+  /** The question `id`, if this desk holds it. */
   get(id: string): OpenQuestion | undefined {
     return this.questions.get(id);
   }
 
-  /** How long a question stays open. */
-  get expiryMs(): number {
-    return this.options.expiryMs;
+  /** How many questions `registry`'s conversation opened that are still open (they keep it alive). */
+  openCount(registry: TaskRegistry): number {
+    let open = 0;
+    for (const entry of this.questions.values())
+      if (entry.state === 'open' && entry.opener.registry === registry) open += 1;
+    return open;
   }
 
-  /** Opens a question: an `ask_N` entry of the registry, put to the pages once, expiring on its own. */
-  open(question: string, options: string[], agent: string | undefined): OpenQuestion {
-    const id = this.registry.nextId('ask');
-    const entry: OpenQuestion = { id, question, options, agent, askedAt: Date.now(), state: 'open', waiting: 0 };
+  /** Opens a question: an `ask_N` entry of the opener's registry, put to its pages, expiring on its own. */
+  open(question: string, options: string[], opener: QuestionOpener): OpenQuestion {
+    let id: string;
+    do id = `ask_${++lastQuestion}`;
+    while (opener.registry.get(id));
     let settle = () => {};
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    const withdrawPage = new AbortController();
-    const timer = setTimeout(() => this.expire(entry), this.options.expiryMs);
+    const withdraw = new AbortController();
+    const entry: OpenQuestion = {
+      id,
+      question,
+      options,
+      opener,
+      askedAt: Date.now(),
+      state: 'open',
+      waiting: 0,
+      offered: false,
+      formPending: false,
+      settledSignal: withdraw.signal,
+    };
+    const timer = setTimeout(() => this.expire(entry), this.expiryMs);
     timer.unref();
     this.questions.set(id, entry);
-    this.parts.set(id, { settled, settle, withdrawPage, timer });
-    this.registry.add({
+    this.parts.set(id, { settled, settle, withdraw, timer });
+    opener.registry.add({
       id,
       kind: 'ask',
       recipient: 'main',
@@ -122,27 +151,33 @@ export class QuestionDesk {
       stop: () => this.end(entry, new AskError('aborted', this.stopReason)),
       promise: settled,
     });
-    this.options.log.debug(`${id} asked: ${question}`);
-    const page = this.options.pages();
-    if (page) {
-      page(question, options, withdrawPage.signal).then(
-        (answer) => this.answer(entry, answer),
-        (error: unknown) => {
-          // Withdrawn by us (answered elsewhere, expired): nothing to record.
-          if (!withdrawPage.signal.aborted) this.end(entry, error);
-        },
-      );
-    }
+    opener.log.debug(`${id} asked: ${question}`);
+    this.offer(entry);
     return entry;
+  }
+
+  /** Puts an open question to a page, once, when one is open now (on opening, and on each resume). */
+  offer(entry: OpenQuestion): void {
+    if (entry.offered || entry.state !== 'open') return;
+    const page = entry.opener.pages();
+    if (!page) return;
+    entry.offered = true;
+    page(entry.question, entry.options, entry.settledSignal).then(
+      (answer) => this.answer(entry, answer),
+      (error: unknown) => {
+        // Withdrawn by us (settled, expired): nothing to record.
+        if (!entry.settledSignal.aborted) this.end(entry, error);
+      },
+    );
   }
 
   /** The reason a stop through the registry gives (the server is shutting down, ...). */
   stopReason = 'the question was withdrawn';
 
   /**
-   * Waits for `entry` to settle: its answer, or the error of its end (declined, withdrawn,
-   * expired as an AskError `aborted`). Rejects with `signal`'s reason when it aborts first; the
-   * question stays open then.
+   * Waits for `entry` to settle: its answer, or the error of its end (declined, withdrawn). Rejects
+   * with `signal`'s reason when it aborts first; the question stays open then. Reading an answer
+   * does not consume it: a call whose result never reached the model loses nothing.
    */
   async wait(entry: OpenQuestion, signal: AbortSignal): Promise<string | undefined> {
     const parts = this.parts.get(entry.id);
@@ -162,26 +197,17 @@ export class QuestionDesk {
         entry.waiting -= 1;
       }
     }
-    return this.read(entry);
-  }
-
-  /** A settled question's outcome, handed to the call that reads it (the question is then forgotten). */
-  private read(entry: OpenQuestion): string | undefined {
-    if (entry.state === 'answered') {
-      this.forget(entry);
-      return entry.answer;
-    }
+    if (entry.state === 'answered') return entry.answer;
     if (entry.state === 'expired') throw new AskError('aborted', 'it expired');
-    this.forget(entry);
     throw entry.error;
   }
 
-  /** The person answered (through a page, or the client's elicitation): the first outcome wins. */
+  /** The person answered (through a page, or the client's form): the first outcome wins. */
   answer(entry: OpenQuestion, answer: string | undefined): void {
     if (!this.close(entry, 'answered')) return;
     entry.answer = answer;
-    this.registry.finish(entry.id, 'completed', { report: answer ?? '(no answer)' });
-    if (entry.waiting === 0) this.options.answeredWhileAway(entry);
+    entry.opener.registry.finish(entry.id, 'completed', { report: answer ?? '(no answer)' });
+    if (entry.waiting === 0) entry.opener.answeredWhileAway(entry);
   }
 
   /** The question ended without an answer (declined, withdrawn, failed): `error` says how. */
@@ -189,36 +215,50 @@ export class QuestionDesk {
     if (!this.close(entry, 'ended')) return;
     entry.error = error;
     const withdrawn = AskError.isInstance(error) && error.code === 'aborted';
-    this.registry.finish(entry.id, withdrawn ? 'killed' : 'failed', {
+    entry.opener.registry.finish(entry.id, withdrawn ? 'killed' : 'failed', {
       report: error instanceof Error ? error.message : String(error),
     });
   }
 
-  /** Ends every open question with `reason` (the server is shutting down). */
-  endAll(reason: string): void {
+  /** Ends every open question `registry`'s conversation opened, with `reason` (a shutdown). */
+  endAll(registry: TaskRegistry, reason: string): void {
     for (const entry of [...this.questions.values()]) {
-      if (entry.state === 'open') this.end(entry, new AskError('aborted', reason));
+      if (entry.state === 'open' && entry.opener.registry === registry)
+        this.end(entry, new AskError('aborted', reason));
     }
   }
 
+  /** Nobody answered in time: the question expires; an answer nobody read is forgotten. */
   private expire(entry: OpenQuestion): void {
-    if (!this.close(entry, 'expired')) return;
-    this.registry.finish(entry.id, 'failed', { report: `expired after ${spanText(this.options.expiryMs)}` });
+    if (entry.state !== 'open') {
+      this.forget(entry);
+      return;
+    }
+    this.close(entry, 'expired');
+    entry.opener.registry.finish(entry.id, 'failed', { report: `expired after ${spanText(this.expiryMs)}` });
   }
 
-  /** Moves an open question to `state`: settles its waiters, withdraws its page ask; false if it was settled. */
+  /**
+   * Moves an open question to `state`: settles its waiters, withdraws its page ask and form, and
+   * keeps a settled answer readable for another `expiryMs`; false if it was settled already.
+   */
   private close(entry: OpenQuestion, state: QuestionState): boolean {
     const parts = this.parts.get(entry.id);
     if (entry.state !== 'open' || !parts) return false;
     entry.state = state;
     clearTimeout(parts.timer);
-    parts.withdrawPage.abort(answeredElsewhere());
+    if (state !== 'expired') {
+      parts.timer = setTimeout(() => this.expire(entry), this.expiryMs);
+      parts.timer.unref();
+    }
+    parts.withdraw.abort(new AskError('aborted', 'it was answered elsewhere'));
     parts.settle();
     this.trim();
     return true;
   }
 
   private forget(entry: OpenQuestion): void {
+    clearTimeout(this.parts.get(entry.id)?.timer);
     this.questions.delete(entry.id);
     this.parts.delete(entry.id);
   }
@@ -234,4 +274,21 @@ export class QuestionDesk {
       settled -= 1;
     }
   }
+}
+
+/** The desks of the process's lists, by list id: every conversation on a list shares one. */
+const listDesks = new Map<string, QuestionDesk>();
+
+/**
+ * The desk of list `listId` (made on first use; it empties itself as its questions expire), or a
+ * desk of its own for a conversation without a list.
+ */
+export function deskOf(listId: string | undefined, expiryMs: number): QuestionDesk {
+  if (listId === undefined) return new QuestionDesk(expiryMs);
+  let desk = listDesks.get(listId);
+  if (!desk) {
+    desk = new QuestionDesk(expiryMs);
+    listDesks.set(listId, desk);
+  }
+  return desk;
 }

@@ -23,7 +23,15 @@ import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { received } from '../received.js';
 import type { Names } from '../types.js';
-import { expiredText, lostText, type OpenQuestion, QuestionDesk, stillOpenText } from './open-questions.js';
+import {
+  deskOf,
+  expiredText,
+  lostText,
+  notYoursText,
+  type OpenQuestion,
+  type QuestionOpener,
+  stillOpenText,
+} from './open-questions.js';
 import { questionStateCodec } from './question-state.js';
 import { callClient, type WaitDeadlineSettings, waitDeadlineMs } from './wait-deadline.js';
 
@@ -40,6 +48,8 @@ export interface QuestionOptions {
   deadline: WaitDeadlineSettings;
   /** How long a question stays open with nobody answering, in ms (`--question-expiry`). */
   expiryMs: number;
+  /** The list the conversation works on: its conversations share one desk of open questions. */
+  listId?: string | undefined;
   /** How often a waiting call sends progress, in ms (`--progress-interval`). */
   progressEveryMs?: number | undefined;
   /** An answer came while the asking agent waited on nothing: tell it (its inbox). */
@@ -53,8 +63,8 @@ export interface Questions {
   register(server: McpServer, era: 'legacy' | 'modern', agent?: string): void;
   /** Withdraws every open question, with `reason`. */
   endQuestions(reason: string): void;
-  /** The conversation's open questions. */
-  readonly desk: QuestionDesk;
+  /** How many questions this conversation asked are still open (they keep its session or list alive). */
+  openQuestions(): number;
 }
 
 /** The context of the question tool's call being answered (the 2026 era reads its client's capabilities there). */
@@ -103,8 +113,10 @@ function resumeOf(args: Record<string, unknown>): { id: string } | { problem: st
 
 /** Makes the question tool of a conversation. */
 export function createQuestions(registry: TaskRegistry, options: QuestionOptions): Questions {
-  const desk = new QuestionDesk(registry, {
-    expiryMs: options.expiryMs,
+  const desk = deskOf(options.listId, options.expiryMs);
+  const opener = (): QuestionOpener => ({
+    agent: askingAgent.getStore(),
+    registry,
     pages: () => options.fallbackAnswerer?.(),
     answeredWhileAway: (question) => options.answeredWhileAway?.(question),
     log: options.log,
@@ -132,9 +144,27 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
     }
   };
   /**
-   * ask_user's asker: the call's question is an open question of the desk (the pages ask it once),
-   * waited on until the call's deadline, and raced with the client's elicitation when there is one
-   * (asked again on every resume). AskUserQuestion's forms go to the elicitation alone, tracked.
+   * Puts `entry` to the client's user as a form (2025 era), once at a time: the form outlives the
+   * call's deadline (a person may submit it after the call answered "still open"), and its answer,
+   * decline or dismissal settles the question; it is withdrawn when the question settles another
+   * way. A form that fails (its own timeout, a client gone) leaves the question open for a resume
+   * to ask again.
+   */
+  const putForm = (entry: OpenQuestion, elicit: Asker) => {
+    entry.formPending = true;
+    elicit(entry.question, entry.options, entry.settledSignal).then(
+      (answer) => desk.answer(entry, answer),
+      (error: unknown) => {
+        entry.formPending = false;
+        const acted = AskError.isInstance(error) && (error.code === 'declined' || error.code === 'cancelled');
+        if (acted) desk.end(entry, error);
+      },
+    );
+  };
+  /**
+   * ask_user's asker: the call's question is an open question of the list's desk (a page asks it,
+   * the client's form asks it), waited on until the call's deadline. AskUserQuestion's forms go
+   * to the elicitation alone, tracked while the call waits.
    */
   const deskAsker = (elicit: Asker | undefined): Asker | undefined => {
     const pages = options.fallbackAnswerer?.();
@@ -144,28 +174,11 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
       const call = deskCall.getStore();
       // AskUserQuestion asking one question at a time: both ways at once, tracked while the call waits.
       if (!call) return track(question, signal, (s) => (firstOf(elicit, pages) as Asker)(question, choices, s));
-      const entry = call.resume ?? desk.open(question, choices, askingAgent.getStore());
+      const entry = call.resume ?? desk.open(question, choices, opener());
       call.question = entry;
-      const waits = AbortSignal.any([signal, call.deadline]);
-      const outcomes = [desk.wait(entry, waits)];
-      // The elicitation is withdrawn once the question settles another way (the board, a shutdown).
-      const settled = new AbortController();
-      if (elicit && entry.state === 'open') {
-        outcomes.push(
-          elicit(question, choices, AbortSignal.any([waits, settled.signal])).then(
-            (answer) => {
-              desk.answer(entry, answer);
-              return answer;
-            },
-            (error: unknown) => {
-              // Cut by the deadline or the call's cancellation: the question stays open.
-              if (!waits.aborted) desk.end(entry, error);
-              throw error;
-            },
-          ),
-        );
-      }
-      return Promise.race(outcomes).finally(() => settled.abort(new AskError('aborted', 'it was answered elsewhere')));
+      desk.offer(entry);
+      if (elicit && entry.state === 'open' && !entry.formPending) putForm(entry, elicit);
+      return desk.wait(entry, AbortSignal.any([signal, call.deadline]));
     };
     const form = elicit?.form;
     if (form) {
@@ -191,6 +204,10 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
         if ('problem' in asked) return textResult(`Error: ${asked.problem}`, true);
         resume = desk.get(asked.id);
         if (!resume) return textResult(`Error: ${lostText(asked.id)}`, true);
+        const caller = askingAgent.getStore();
+        if (resume.opener.agent !== caller) {
+          return textResult(`Error: ${notYoursText(resume.id, resume.opener.agent, caller)}`, true);
+        }
         if (resume.state === 'expired') return textResult(expiredText(resume.id, desk.expiryMs));
         args = { question: resume.question, ...(resume.options.length ? { options: resume.options } : {}) };
       }
@@ -203,11 +220,9 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
         const entry = call.question;
         if (!entry) return result;
         if (entry.state === 'expired') return textResult(expiredText(entry.id, desk.expiryMs));
-        if (entry.state === 'open') {
-          // The first call's cancellation withdraws its question; a resume's leaves it open.
-          if (ctx.mcpReq.signal.aborted && !resume) desk.end(entry, new AskError('aborted'));
-          else if (deadline.signal.aborted) return textResult(stillOpenText(entry.id));
-        }
+        // Cut by its deadline, the ask timeout, or the call's cancellation (a host cutting a call
+        // looks the same): the question stays open for a resume until it expires.
+        if (entry.state === 'open') return textResult(stillOpenText(entry.id));
         return result;
       } finally {
         clearTimeout(timer);
@@ -215,7 +230,6 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
     };
 
   return {
-    desk,
     register(server, era, agent) {
       const ask =
         era === 'legacy'
@@ -248,20 +262,25 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
           config: { inputSchema?: unknown; description?: string },
           handler: (args: unknown, ctx: ServerContext) => Promise<CallToolResult>,
         ) => {
-          const kept = (args: unknown, ctx: ServerContext) =>
-            currentCall.run(ctx, () =>
-              agent === undefined ? handler(args, ctx) : askingAgent.run(agent, () => handler(args, ctx)),
-            );
-          if (name !== 'ask_user') return server.registerTool(name, config as never, kept as never);
-          return server.registerTool(name, resumable(config) as never, withDeadline(server, kept) as never);
+          const kept = (args: unknown, ctx: ServerContext) => currentCall.run(ctx, () => handler(args, ctx));
+          const tool = name === 'ask_user' ? withDeadline(server, kept) : kept;
+          // The asking agent is known around the whole call (a resume checks it before asking).
+          const asAgent = (args: unknown, ctx: ServerContext) =>
+            agent === undefined ? tool(args, ctx) : askingAgent.run(agent, () => tool(args, ctx));
+          return server.registerTool(
+            name,
+            (name === 'ask_user' ? resumable(config) : config) as never,
+            asAgent as never,
+          );
         }) as unknown as McpServer['registerTool'],
       };
       if (options.names === 'claude') ask.registerAskUserQuestion(registrar);
       else ask.register(registrar);
     },
+    openQuestions: () => desk.openCount(registry),
     endQuestions(reason: string) {
       desk.stopReason = reason;
-      desk.endAll(reason);
+      desk.endAll(registry, reason);
       for (const entry of registry.running({ kind: 'ask' })) registry.stop(entry.id);
     },
   };

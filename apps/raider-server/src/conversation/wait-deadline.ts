@@ -10,7 +10,7 @@
  * | Claude Code (`claude-code`)   | HTTP      | 300 s idle (progress resets it), dies at ~352–363 s anyway   | 290 s, with progress |
  * | anything else (Claude Desktop, Cursor, the SDK's 60 s default) | any | as short as ~60 s                | 50 s |
  */
-import type { ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 
 /** The default deadline, below the shortest cut known (Claude Desktop's ~60 s, the SDK's 60 s request timeout). */
 export const DEFAULT_WAIT_DEADLINE_MS = 50_000;
@@ -20,9 +20,6 @@ export const CLAUDE_CODE_STDIO_DEADLINE_MS = 25 * 60_000;
 
 /** Claude Code over HTTP with progress: under the ~352 s at which its Streamable HTTP calls die (claude-code #93143). */
 export const CLAUDE_CODE_HTTP_DEADLINE_MS = 290_000;
-
-/** The `clientInfo` envelope key of a 2026-era request (the SDK keeps it out of its public types). */
-const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
 
 /** What the deadline is chosen from. */
 export interface WaitDeadlineSettings {
@@ -41,12 +38,19 @@ export interface CallClient {
 /** The client of the call `ctx`, served by `server` (its clientInfo from initialize, or the 2026-era envelope). */
 export function callClient(
   ctx: ServerContext | undefined,
-  initialized: { getClientVersion(): { name?: string } | undefined } | undefined,
+  initialized: { getClientVersion?(): { name?: string } | undefined } | undefined,
 ): CallClient {
-  const envelope = ctx?.mcpReq.envelope as Record<string, unknown> | undefined;
+  // The envelope's keys are hidden from the SDK's public types (RequestMetaEnvelope is `{}`), and
+  // clientInfo is optional in it; a server made for one request may have no getClientVersion.
+  const envelope = ctx?.mcpReq?.envelope as Record<string, unknown> | undefined;
   const fromEnvelope = (envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined)?.name;
-  const name = typeof fromEnvelope === 'string' ? fromEnvelope : initialized?.getClientVersion()?.name;
-  return { name, progress: ctx?.mcpReq._meta?.progressToken !== undefined };
+  const fromInitialize =
+    typeof initialized?.getClientVersion === 'function' ? initialized.getClientVersion()?.name : undefined;
+  const name = typeof fromEnvelope === 'string' ? fromEnvelope : fromInitialize;
+  return {
+    name: typeof name === 'string' ? name : undefined,
+    progress: ctx?.mcpReq?._meta?.progressToken !== undefined,
+  };
 }
 
 /** The deadline of a waiting call from `client`, in ms (see the module's table). */

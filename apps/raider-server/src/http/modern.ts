@@ -26,6 +26,9 @@ export interface ModernList {
   lastSeen: number;
 }
 
+/** A list with no request in flight and no question of its conversation still open. */
+const idle = (served: ModernList) => served.inFlight === 0 && !served.conversation.hasOpenQuestions();
+
 /** What the 2026-era lists are kept with. */
 export interface ModernListsOptions {
   /** Most lists served at once; past it the one idle longest with nothing in flight goes. */
@@ -61,7 +64,8 @@ export class ModernLists {
       () => {
         const now = Date.now();
         for (const [id, served] of this.map) {
-          if (served.inFlight === 0 && now - served.lastSeen > options.idleTimeoutMs) void this.end(id, 'idle');
+          // An open question keeps its list served: the model resumes it there (until it expires).
+          if (idle(served) && now - served.lastSeen > options.idleTimeoutMs) void this.end(id, 'idle');
         }
       },
       Math.max(50, Math.min(60_000, Math.floor(options.idleTimeoutMs / 4))),
@@ -126,9 +130,7 @@ export class ModernLists {
   /** At the cap, stops serving the list idle longest with nothing in flight (when there is one). */
   private makeRoom(): void {
     if (this.map.size < this.options.maxLists) return;
-    const idlest = [...this.map.values()]
-      .filter((served) => served.inFlight === 0)
-      .sort((a, b) => a.lastSeen - b.lastSeen)[0];
+    const idlest = [...this.map.values()].filter((served) => idle(served)).sort((a, b) => a.lastSeen - b.lastSeen)[0];
     if (idlest) void this.end(idlest.listId, 'made room');
   }
 

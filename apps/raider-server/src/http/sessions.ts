@@ -26,6 +26,9 @@ export interface Session {
   inFlight: number;
 }
 
+/** A session with nothing in flight and no question of its conversation still open. */
+const idle = (session: Session) => session.inFlight === 0 && !session.conversation.hasOpenQuestions();
+
 /**
  * The SDK's transport, which tells when the request that opened its session was answered without
  * opening it. The transport refuses some initialize requests itself (406 to a client that does not
@@ -74,7 +77,8 @@ export class Sessions {
       () => {
         const now = Date.now();
         for (const [sid, session] of this.map) {
-          if (session.inFlight === 0 && now - session.lastSeen > options.idleTimeoutMs) {
+          // An open question keeps its session: the model resumes it there (until the question expires).
+          if (idle(session) && now - session.lastSeen > options.idleTimeoutMs) {
             this.end(sid, 'the session was idle too long');
           }
         }
@@ -92,7 +96,7 @@ export class Sessions {
   makeRoom(): boolean {
     if (this.map.size < this.options.maxSessions) return true;
     const idlest = [...this.map.entries()]
-      .filter(([, open]) => open.inFlight === 0)
+      .filter(([, open]) => idle(open))
       .sort(([, a], [, b]) => a.lastSeen - b.lastSeen)[0];
     if (!idlest) {
       this.options.log.warn(`refused a session: all ${this.options.maxSessions} sessions are busy`);
