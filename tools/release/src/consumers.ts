@@ -79,15 +79,15 @@ console.log('tasks-registry: took the notification of', id);
   },
   '@raider/todo-tools': {
     source: `// @ts-check
-import { TodoTools } from '@raider/todo-tools';
-import { TodoTools as TodoToolsV2 } from '@raider/todo-tools/v2';
+import { TaskTools } from '@raider/todo-tools';
+import { TaskTools as TaskToolsV2 } from '@raider/todo-tools/v2';
 import { describeTaskStoreConformance } from '@raider/todo-tools/conformance';
 ${v1Client}
 ${v2Client}
-const client = await connect(new TodoTools().taskServer);
+const client = await connect(new TaskTools().server);
 console.log('todo-tools v1:', textOf(await client.callTool({ name: 'task_create', arguments: { subject: 'Probe', description: '' } })));
 await client.close();
-const v2 = await connectV2(new TodoToolsV2().taskServer);
+const v2 = await connectV2(new TaskToolsV2().server);
 const answer = await v2.request('tools/call', { name: 'task_create', arguments: { subject: 'Probe', description: '' } });
 console.log('todo-tools v2:', answer.result.content[0].text);
 await v2.close();
@@ -128,12 +128,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openList } from '@raider/file-store';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 ${v1Client}
 const folder = mkdtempSync(join(tmpdir(), 'raider-release-file-store-'));
 try {
   const list = openList(folder, 'release');
-  const client = await connect(new TodoTools({ taskStore: list.tasks, todoWriteStore: list.todoWrite }).taskServer);
+  const client = await connect(new TaskTools({ store: list.tasks }).server);
   const text = textOf(await client.callTool({ name: 'task_create', arguments: { subject: 'Probe', description: '' } }));
   await client.close();
   list.close();
@@ -148,14 +148,14 @@ try {
   '@raider/postgres-store': {
     source: `// @ts-check
 import { openPostgresLists } from '@raider/postgres-store';
-import { TodoTools } from '@raider/todo-tools';
+import { TaskTools } from '@raider/todo-tools';
 ${v1Client}
 const connectionString = process.env.DATABASE_URL;
 if (!connectionString) throw new Error('DATABASE_URL is not set');
 const lists = openPostgresLists({ connectionString });
 try {
   const team = lists.list(process.env.LIST_ID ?? 'release');
-  const client = await connect(new TodoTools({ taskStore: team.tasks, todoWriteStore: team.todoWrite }).taskServer);
+  const client = await connect(new TaskTools({ store: team.tasks }).server);
   console.log('postgres-store:', textOf(await client.callTool({ name: 'task_create', arguments: { subject: 'Probe', description: '' } })));
   await client.close();
 } finally {
