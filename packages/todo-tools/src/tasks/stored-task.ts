@@ -8,7 +8,9 @@ import type { TaskItem } from '../types.js';
 
 /** A task as the list keeps it in memory: a store's record, its links as mirrored sets. */
 export interface StoredTask extends Omit<TaskRecord, 'blocks' | 'blockedBy'> {
+  /** Ids of the tasks that wait for this one (mirrored in their blockedBy). */
   blocks: Set<string>;
+  /** Ids of the tasks this one waits for (mirrored in their blocks). */
   blockedBy: Set<string>;
 }
 

@@ -18,8 +18,11 @@ import { validTaskItems, validTaskRecords } from './task-validation.js';
 
 /** What a SyncedTaskList is built from (TaskCalls hands its options on). */
 export interface SyncedTaskListOptions {
+  /** Where the list lives by record; without one it lives in memory only. */
   store: TaskStore | undefined;
+  /** Told the whole list after every change (TaskToolsOptions' `onUpdate`). */
   onUpdate: ((list: TaskItem[]) => void) | undefined;
+  /** Told only what changed (TaskToolsOptions' `onChange`). */
   onChange: ((change: TaskListChange) => void) | undefined;
   /** The clock leases are measured with (ms since the epoch). */
   now: () => number;

@@ -25,7 +25,9 @@ import { getText, isInternal, listLine } from './task-text.js';
 export interface TaskCallsOptions {
   /** The list the calls run on, in step with its store. */
   synced: SyncedTaskList;
+  /** The limits in force (a create past `maxTasks`, metadata past `maxMetadataSize` are refused). */
   limits: Readonly<TaskListLimits>;
+  /** TaskToolsOptions' `beforeTask`. */
   beforeTask: BeforeTask | undefined;
   /** Who this object is to claims: a claim's lease is renewed by, and only by, its session. */
   session: string;

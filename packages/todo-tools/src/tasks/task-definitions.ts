@@ -13,10 +13,15 @@ import { taskItemSchema } from './task-validation.js';
 
 /** What each task tool does and answers, from raw arguments (a call's signal for task_update). */
 export interface TaskToolHandlers {
+  /** task_create. */
   create(args: unknown): Promise<Answer>;
+  /** task_update; `signal` aborts a call waiting on its TaskCompleted hook. */
   update(args: unknown, signal: AbortSignal | undefined): Promise<Answer>;
+  /** task_list. */
   list(args: unknown): Promise<Answer>;
+  /** task_get. */
   get(args: unknown): Promise<Answer>;
+  /** task_claim. */
   claim(args: unknown): Promise<Answer>;
 }
 

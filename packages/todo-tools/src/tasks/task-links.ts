@@ -7,8 +7,11 @@ import type { StoredTask } from './stored-task.js';
 
 /** The links an update would add: the task as it would be, and the ids newly in its blocks and blockedBy. */
 export interface PlannedLinks {
+  /** The task as it would be after the update. */
   next: StoredTask;
+  /** Ids newly added to its blocks (tasks that will wait for it). */
   newBlocks: string[];
+  /** Ids newly added to its blockedBy (tasks it will wait for). */
   newBlockedBy: string[];
 }
 
