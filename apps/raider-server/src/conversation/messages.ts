@@ -44,6 +44,13 @@ export const DELIVERY_LEASE_MS = 30_000;
 /** How often a waiting wait_for_messages looks again when no watch woke it (a watch can miss). */
 const LOOK_AGAIN_MS = 5_000;
 
+/**
+ * How long after a failed `done` or `release` it is tried again, while the take's lease holds. A
+ * store down for a moment (a database restarting) must not leave the messages of an answer
+ * already written reserved: once the lease lapsed they would be taken again, a duplicate.
+ */
+const SETTLE_RETRY_MS = 1_000;
+
 /** The most agents one conversation watches for raider://messages (the 2026 era serves many per list). */
 const MAX_WATCHED_AGENTS = 1_000;
 
@@ -289,10 +296,25 @@ export function createMessaging(options: MessagingOptions): Messaging {
 
   /** Hands `delivery` on with the answer of the call `ctx`: done once it was written, released if not. */
   const handOn = (delivery: MessageDelivery, ctx: ServerContext, caller: Caller | undefined): ToolCallResult => {
-    const settle = (written: boolean) =>
-      (written ? delivery.done() : delivery.release()).catch((error: unknown) => {
-        log.warn(`messages taken could not be ${written ? 'removed' : 'given back'}: ${(error as Error).message}`);
-      });
+    // The store may be down for a moment (a database restarting): tried again while the lease
+    // holds. Past it another take may have the messages already, and trying is pointless.
+    const lapses = Date.now() + DELIVERY_LEASE_MS;
+    const settle = async (written: boolean) => {
+      const what = written ? 'removed' : 'given back';
+      for (;;) {
+        try {
+          await (written ? delivery.done() : delivery.release());
+          return;
+        } catch (error) {
+          if (Date.now() + SETTLE_RETRY_MS >= lapses) {
+            log.warn(`messages taken could not be ${what}: ${(error as Error).message}`);
+            return;
+          }
+          log.debug(`messages taken could not be ${what} yet (tried again): ${(error as Error).message}`);
+          await new Promise((resolve) => setTimeout(resolve, SETTLE_RETRY_MS).unref());
+        }
+      }
+    };
     if (caller?.answers) void caller.answers.answered(ctx.mcpReq.id, ctx.mcpReq.signal).then(settle);
     else setImmediate(() => void settle(!ctx.mcpReq.signal.aborted));
     return text(deliveryText(delivery.messages));
