@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -14,5 +14,7 @@ export default defineConfig({
     // The board's browser tests get their Chromium from the npm registry (unpacked once).
     // The database tests get a PostgreSQL from the npm registry too (or RAIDER_TEST_DATABASE_URL).
     globalSetup: ['test/chromium-setup.ts', 'test/postgres-setup.ts'],
+    // Scale checks (*.large.test.ts) run alone in `pnpm test:large` (vitest.large.config.ts).
+    exclude: [...configDefaults.exclude, '**/*.large.test.ts'],
   },
 });
