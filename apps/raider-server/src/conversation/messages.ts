@@ -203,10 +203,20 @@ function sendProblem(args: Record<string, unknown>, allowed: readonly string[]):
   return undefined;
 }
 
-/** The text of a store's refusal: a limit's own words, else what failed and that nothing was sent. */
-function sendFailure(error: unknown): string {
+/**
+ * The text of a store's refusal of a send: a limit's own words; a write whose fate is unknown (a
+ * connection lost in flight: `mayHaveBeenSaved`) says it may have been sent; else what failed and
+ * that nothing was sent.
+ */
+export function sendFailure(error: unknown): string {
   if (MessageLimitError.isInstance(error)) return (error as Error).message;
-  return `the message could not be sent: ${error instanceof Error ? error.message : String(error)}; nothing was sent`;
+  const reason = error instanceof Error ? error.message : String(error);
+  // A connection lost while the write was in flight: it may have been saved, and may arrive.
+  if ((error as { mayHaveBeenSaved?: unknown } | undefined)?.mayHaveBeenSaved === true) {
+    return `the message may have been sent: ${reason}; it may still arrive, so send it again only if a duplicate does no harm`;
+  }
+  // The store's own "the message was not sent" is said once, as "nothing was sent".
+  return `the message could not be sent: ${reason.replace(/; the message was not sent$/, '')}; nothing was sent`;
 }
 
 /** The owners of the tasks in a family's list state (raider://tasks), for the agents of a list. */
