@@ -4,9 +4,9 @@ export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
   target: 'node20',
-  dts: { resolve: ['@raider/coded-error'] },
+  dts: { resolve: ['@raider/kit'] },
   sourcemap: true,
   clean: true,
-  // The internal error kit is bundled in, so the published package does not depend on it.
-  noExternal: ['@raider/coded-error'],
+  // The internal kit (@raider/kit) is bundled in, so the published package does not depend on it.
+  noExternal: ['@raider/kit'],
 });

@@ -9,7 +9,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { claudeListId, claudeTaskFolder } from '@raider/file-store';
 import { type Conversation, createConversation, settingsOf } from './conversation/conversation.js';
 import { claudeSessionList } from './lists/claude-session-list.js';
-import { listFor } from './lists/list-handle.js';
+import { listFor } from './lists/list-for.js';
 import { closePostgresLists } from './lists/postgres-lists.js';
 import { projectListId } from './lists/project-list.js';
 import { type Logger, silent } from './log.js';

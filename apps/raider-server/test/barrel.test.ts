@@ -1,6 +1,6 @@
 // The public surface is intentional: every name the package exports is one its README documents.
 // A new export fails this test until it is added here on purpose (and to the README).
-import { describeExports } from '@raider/coded-error/testing';
+import { describeExports } from '@raider/kit/testing';
 import * as server from '../src/index.js';
 
 describeExports(server, [

@@ -11,7 +11,7 @@ import { conversationInboxes } from '../src/board/conversation-inboxes.js';
 import { BOARD_SENDER, MAX_TEXT_SHOWN } from '../src/board/inboxes.js';
 import { agentNameProblem } from '../src/conversation/agent-name.js';
 import { type Conversation, createConversation } from '../src/conversation/conversation.js';
-import { listFor } from '../src/lists/list-handle.js';
+import { listFor } from '../src/lists/list-for.js';
 import { agentClient, serve } from './agent-clients.js';
 import { textOf } from './helpers.js';
 

@@ -4,7 +4,7 @@
 // answer the agent already has (seen in messages-scale.test.ts across a PostgreSQL restart).
 import type { MessageDelivery, MessageStore } from '@raider/tasks-registry';
 import { expect, it } from 'vitest';
-import { listFor } from '../src/lists/list-handle.js';
+import { listFor } from '../src/lists/list-for.js';
 import { agentClient, serve } from './agent-clients.js';
 
 /**

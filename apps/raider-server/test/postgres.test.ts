@@ -6,7 +6,8 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freshDatabase, holdListLock, runSql } from '../../../packages/postgres-store/test/postgres-faults.js';
 import { startPostgres } from '../../../packages/postgres-store/test/postgres-server.js';
-import { type ListHandle, listFor } from '../src/lists/list-handle.js';
+import { listFor } from '../src/lists/list-for.js';
+import type { ListHandle } from '../src/lists/list-handle.js';
 import { closePostgresLists } from '../src/lists/postgres-lists.js';
 import { createLogger } from '../src/log.js';
 import { readOptions } from '../src/options.js';

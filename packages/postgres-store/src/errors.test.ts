@@ -1,6 +1,6 @@
 // Errors a caller can tell apart: a stable code, isInstance across copies of the package, and
 // whether a failed change may have been saved.
-import { describeCodedError } from '@raider/coded-error/testing';
+import { describeCodedError } from '@raider/kit/testing';
 import { describe, expect, it } from 'vitest';
 import { DatabaseError, ListIdError, openPostgresLists } from './index.js';
 

@@ -3,7 +3,7 @@
  * and `isInstance` recognises one thrown by another copy of the package.
  */
 
-import { codedErrors } from '@raider/coded-error';
+import { codedErrors } from '@raider/kit';
 
 // This package's coded error classes (a stable code, isInstance across copies of the package).
 const coded = codedErrors('@raider/tasks-registry');

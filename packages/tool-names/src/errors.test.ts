@@ -1,5 +1,5 @@
 // Errors a caller can tell apart: a stable code, and isInstance across copies of the package.
-import { describeCodedError } from '@raider/coded-error/testing';
+import { describeCodedError } from '@raider/kit/testing';
 import { raiderTools, ToolNamesArgumentError } from './index.js';
 
 describeCodedError(ToolNamesArgumentError, {

@@ -101,6 +101,6 @@ describe('expectedReleases', () => {
     };
     const releases = expectedReleases(workspace, readChangesets(ROOT), ignore);
     expect(releases.map(({ name }) => name)).toContain('@raider/file-store');
-    expect(releases.map(({ name }) => name)).not.toContain('@raider/coded-error');
+    expect(releases.map(({ name }) => name)).not.toContain('@raider/kit');
   });
 });

@@ -34,7 +34,8 @@ describe('undeclaredImports', () => {
         "import { readFileSync } from 'node:fs';",
         "import path from 'path';",
         "import { entry } from '@raider/x/v2';",
-        "import { codedErrors } from '@raider/coded-error';",
+        "import { codedErrors } from '@raider/kit';",
+        "import { received } from '@raider/kit/received';",
         "export { gone } from './missing.js';",
         "// import { describe } from 'vitest';",
         'const text = "import(\'left-pad\')";',
@@ -43,7 +44,8 @@ describe('undeclaredImports', () => {
       'dist/index.d.ts': "export type { A } from './chunk.js';\n",
     });
     expect(undeclaredImports(dir)).toEqual([
-      'dist/index.js: @raider/coded-error (@raider/coded-error is neither a dependency nor a peer)',
+      'dist/index.js: @raider/kit (@raider/kit is neither a dependency nor a peer)',
+      'dist/index.js: @raider/kit/received (@raider/kit is neither a dependency nor a peer)',
       'dist/index.js: ./missing.js (no such file in the package)',
     ]);
   });

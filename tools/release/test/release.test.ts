@@ -44,7 +44,7 @@ const UPLINK_CACHE =
 const USAGE = '## Usage: client configuration';
 const SERVER = '@raider/server';
 /** What must never reach the registry: the internal package and the private apps. */
-const NEVER_PUBLISHED = ['@raider/coded-error', '@raider/playground', '@raider/release-check'];
+const NEVER_PUBLISHED = ['@raider/kit', '@raider/playground', '@raider/release-check'];
 
 const installs: Record<string, unknown> = {};
 const report: Record<string, unknown> = { steps: {}, installs };
@@ -188,7 +188,7 @@ async function useAlone(
   expect(installed.version).toBe(version);
   expect(missingFiles(project, await published(name, version))).toEqual([]);
   // The internal package is bundled: nothing installed it.
-  expect(existsSync(join(project, 'node_modules', '@raider', 'coded-error'))).toBe(false);
+  expect(existsSync(join(project, 'node_modules', '@raider', 'kit'))).toBe(false);
   const probe = PROBES[name];
   if (!probe) throw new Error(`no probe for ${name}`);
   writeFileSync(join(project, 'probe.mjs'), probe.source);
@@ -400,7 +400,7 @@ describe('the release path, run for real against a registry on loopback', () => 
   });
 
   step(
-    'release 1: pnpm release builds and publishes each package at that version; @raider/coded-error is bundled, never published',
+    'release 1: pnpm release builds and publishes each package at that version; @raider/kit is bundled, never published',
     async () => {
       const released = await pnpm(['release']);
       report.publishOutput = tail(released.output, 20);
@@ -430,7 +430,7 @@ describe('the release path, run for real against a registry on loopback', () => 
           optionalDependencies = {},
         } = JSON.parse(text) as Record<string, Record<string, string>>;
         expect(Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies })).not.toContain(
-          '@raider/coded-error',
+          '@raider/kit',
         );
         const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
         // Every import of its .js and .d.ts is a file of its own, a built-in or a package it names

@@ -16,7 +16,7 @@ import { ListIdError, listFolderName } from '@raider/file-store';
 import { Board, serveBoard } from '../board/routes.js';
 import { type Conversation, createConversation, settingsOf } from '../conversation/conversation.js';
 import { SharedListLimitError } from '../errors.js';
-import { listFor } from '../lists/list-handle.js';
+import { listFor } from '../lists/list-for.js';
 import { closePostgresLists } from '../lists/postgres-lists.js';
 import { projectListId } from '../lists/project-list.js';
 import { type Logger, silent } from '../log.js';

@@ -15,7 +15,7 @@ import type { MessageStore } from '@raider/tasks-registry';
 import type { ListStore, TaskStore } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
 import { folderList } from './folder-lists.js';
-import type { ListHandle, WholeSection } from './list-handle.js';
+import { type ListHandle, listHandle, type WholeSection } from './list-handle.js';
 
 /** A listener of the handle's watch, moved to each folder the list follows. */
 interface Watcher {
@@ -114,24 +114,25 @@ export function claudeSessionList(
     },
     watch: (agent, onMessage) => current.handle.messages().watch(agent, onMessage),
   };
-  return {
+  /** The store of `section` in the folder the list is in now. */
+  const store = <T>(section: WholeSection): ListStore<T> => ({
+    load: () => {
+      follow();
+      return current.handle.store<T>(section).load();
+    },
+    transact: (fn) => {
+      follow();
+      return current.handle.store<T>(section).transact(fn);
+    },
+  });
+  return listHandle({
     get id() {
       return current.id;
     },
-    tasks: () => tasks,
-    messages: () => messages,
-    store<T>(section: WholeSection): ListStore<T> {
-      return {
-        load: () => {
-          follow();
-          return current.handle.store<T>(section).load();
-        },
-        transact: (fn) => {
-          follow();
-          return current.handle.store<T>(section).transact(fn);
-        },
-      };
-    },
+    tasks,
+    messages,
+    todo: store('todo'),
+    todoWrite: store('todo_write'),
     watch(onChange) {
       const watcher: Watcher = { onChange, stop: current.handle.watch(onChange) };
       watchers.add(watcher);
@@ -147,5 +148,5 @@ export function claudeSessionList(
       watchers.clear();
       current.handle.release();
     },
-  };
+  });
 }

@@ -1,8 +1,8 @@
 /** Durable lists in folders under the data dir (@raider/file-store), one handle per conversation. */
 import { openList } from '@raider/file-store';
-import type { ListStore, TaskStore } from '@raider/todo-tools/v2';
+import type { TaskStore } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
-import type { ListHandle, WholeSection } from './list-handle.js';
+import { type ListHandle, listHandle } from './list-handle.js';
 
 /**
  * List `id`'s folder under `dataDir`, opened for one conversation: a task file that cannot be
@@ -22,13 +22,14 @@ export function folderList(dataDir: string, id: string, log: Logger | undefined)
     transact: (seq, fn) => store.transact(seq, fn),
     watch: (onChange) => store.watch?.(onChange) ?? (() => {}),
   };
-  return {
+  return listHandle({
     id,
-    tasks: () => tasks,
-    store: <T>(section: WholeSection) => (section === 'todo' ? folder.todo : folder.todoWrite) as ListStore<T>,
+    tasks,
+    todo: folder.todo,
+    todoWrite: folder.todoWrite,
     // `.messages/` in the list folder (one file per message; leases as renames every process sees).
-    messages: () => folder.messages,
+    messages: folder.messages,
     watch: (onChange) => folder.watch(onChange),
     release: () => folder.close(),
-  };
+  });
 }

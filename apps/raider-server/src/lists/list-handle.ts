@@ -1,16 +1,30 @@
 /**
  * The list a conversation works on, wherever it lives: a folder under the data dir, a database, or
- * this process's memory. Each conversation holds its own handle.
+ * this process's memory. Each conversation holds its own handle. This module names the shapes
+ * only and imports no adapter (memory-lists.ts, folder-lists.ts, postgres-lists.ts and
+ * claude-session-list.ts each make one; list-for.ts picks the adapter).
  */
 import type { MessageStore } from '@raider/tasks-registry';
-import type { ListStore, TaskStore } from '@raider/todo-tools/v2';
-import type { Logger } from '../log.js';
-import { folderList } from './folder-lists.js';
-import { type MemoryListOptions, memoryList } from './memory-lists.js';
-import { type PostgresSettings, postgresList } from './postgres-lists.js';
+import type { ListStore, ListStores, TaskStore } from '@raider/todo-tools/v2';
 
 /** The families kept whole (the task list is kept by record). */
 export type WholeSection = 'todo' | 'todo_write';
+
+/**
+ * A list as an adapter opens it for one conversation: the store packages' own `ListStores` (the
+ * task store, the other families' stores, a watch), the inboxes of the list's agents, its id and
+ * `release()`.
+ */
+export interface OpenedList extends ListStores {
+  readonly id: string;
+  /**
+   * The inboxes of the list's agents (issue 27), shared by everyone on the list: this process's
+   * conversations for a list in memory, every process on the folder or the database otherwise.
+   */
+  readonly messages: MessageStore;
+  /** Called once when the conversation that opened the list ends (an in-memory list may go). */
+  release(): void;
+}
 
 /** A named list: the task store, the store of each other family, its agents' inboxes, and a watch for changes made elsewhere. */
 export interface ListHandle {
@@ -29,25 +43,16 @@ export interface ListHandle {
   release(): void;
 }
 
-/** Where lists live: a data dir, a database (with its settings), or (neither) memory. */
-export interface ListPlace extends PostgresSettings {
-  dataDir?: string | undefined;
-  databaseUrl?: string | undefined;
-}
-
-/**
- * The list a conversation works on: `id` in the database when there is one, else `id`'s folder
- * under the data dir, else a list shared in memory by this process's conversations; `undefined`
- * (the conversation's own list, in memory) without an id.
- * @throws SharedListLimitError when a new in-memory list would pass `options.maxLists`.
- */
-export function listFor(
-  place: ListPlace,
-  id: string | undefined,
-  options: MemoryListOptions & { log?: Logger } = {},
-): ListHandle | undefined {
-  if (id === undefined) return undefined;
-  if (place.databaseUrl) return postgresList(place.databaseUrl, id, options.log, place);
-  if (place.dataDir) return folderList(place.dataDir, id, options.log);
-  return memoryList(id, options);
+/** The handle of an opened list (its id read at each use: a list that follows Claude Code may move). */
+export function listHandle(list: OpenedList): ListHandle {
+  return {
+    get id() {
+      return list.id;
+    },
+    tasks: () => list.tasks,
+    store: <T>(section: WholeSection) => (section === 'todo' ? list.todo : list.todoWrite) as unknown as ListStore<T>,
+    messages: () => list.messages,
+    watch: (onChange) => list.watch(onChange),
+    release: () => list.release(),
+  };
 }

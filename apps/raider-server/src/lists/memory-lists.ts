@@ -1,8 +1,15 @@
 /** Lists shared in memory by this process's conversations that name them (no data dir, no database). */
 import { type MessageStore, memoryMessageStore } from '@raider/tasks-registry';
-import { type ListStore, memoryListStore, memoryTaskStore, type TaskStore } from '@raider/todo-tools/v2';
+import {
+  type ListStore,
+  memoryListStore,
+  memoryTaskStore,
+  type TaskStore,
+  type TodoToolState,
+  type TodoWriteState,
+} from '@raider/todo-tools/v2';
 import { SharedListLimitError } from '../errors.js';
-import type { ListHandle, WholeSection } from './list-handle.js';
+import { type ListHandle, listHandle, type WholeSection } from './list-handle.js';
 
 /** How long an unused in-memory list is kept, and how many there may be at once. */
 export interface MemoryListOptions {
@@ -73,27 +80,30 @@ export function memoryList(id: string, options: MemoryListOptions = {}): ListHan
   list.expiry = undefined;
   let released = false;
   const stops = new Set<() => void>();
-  return {
+  /** The list's store of `section`, shared by its conversations (made by the first to open the list). */
+  const store = <T>(section: WholeSection): ListStore<T> => {
+    let kept = list.sections.get(section);
+    if (!kept) {
+      const inner = memoryListStore<unknown>();
+      // The other conversations on the list hear of a change (the task store tells its own).
+      kept = {
+        load: () => inner.load(),
+        transact: async (fn) => {
+          const result = await inner.transact(fn);
+          for (const listener of list.listeners) listener();
+          return result;
+        },
+      };
+      list.sections.set(section, kept);
+    }
+    return kept as ListStore<T>;
+  };
+  return listHandle({
     id,
-    tasks: () => list.tasks,
-    store<T>(section: WholeSection): ListStore<T> {
-      let store = list.sections.get(section);
-      if (!store) {
-        const inner = memoryListStore<unknown>();
-        // The other conversations on the list hear of a change (the task store tells its own).
-        store = {
-          load: () => inner.load(),
-          transact: async (fn) => {
-            const result = await inner.transact(fn);
-            for (const listener of list.listeners) listener();
-            return result;
-          },
-        };
-        list.sections.set(section, store);
-      }
-      return store as ListStore<T>;
-    },
-    messages() {
+    tasks: list.tasks,
+    todo: store<TodoToolState>('todo'),
+    todoWrite: store<TodoWriteState>('todo_write'),
+    get messages() {
       list.messages ??= memoryMessageStore();
       return list.messages;
     },
@@ -120,7 +130,7 @@ export function memoryList(id: string, options: MemoryListOptions = {}): ListHan
       }, keepMs);
       list.expiry.unref();
     },
-  };
+  });
 }
 
 function dropShared(id: string): void {

@@ -7,7 +7,7 @@ import type { PostgresLists } from '@raider/postgres-store';
 import type { MessageStore } from '@raider/tasks-registry';
 import type { ListStore, TaskCatchUp, TaskStore, TaskTransaction } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
-import type { ListHandle, WholeSection } from './list-handle.js';
+import { type ListHandle, listHandle, type WholeSection } from './list-handle.js';
 
 /**
  * The database settings of the server's options (`readOptions` fills them in from the flags);
@@ -103,23 +103,26 @@ export function postgresList(
     peek: async (agent) => (await list()).messages.peek(agent),
     watch: (agent, onMessage) => whenOpen((opened) => opened.messages.watch(agent, onMessage)),
   };
-  return {
+  /** The list's store of `section`, reached through the list once it is open. */
+  const store = <T>(section: WholeSection): ListStore<T> => {
+    const pick = async () => {
+      const opened = await list();
+      return (section === 'todo' ? opened.todo : opened.todoWrite) as unknown as ListStore<T>;
+    };
+    return {
+      load: async () => (await pick()).load(),
+      transact: async (fn) => (await pick()).transact(fn),
+    };
+  };
+  return listHandle({
     id,
-    tasks: () => tasks,
-    messages: () => messages,
-    store<T>(section: WholeSection): ListStore<T> {
-      const pick = async () => {
-        const opened = await list();
-        return (section === 'todo' ? opened.todo : opened.todoWrite) as unknown as ListStore<T>;
-      };
-      return {
-        load: async () => (await pick()).load(),
-        transact: async (fn) => (await pick()).transact(fn),
-      };
-    },
+    tasks,
+    messages,
+    todo: store('todo'),
+    todoWrite: store('todo_write'),
     watch: (onChange) => whenOpen((opened) => opened.watch(onChange)),
     release() {
       for (const stop of [...stops]) stop();
     },
-  };
+  });
 }

@@ -1,7 +1,7 @@
 // The public surface of the `./v2` entry (SDK v2) is intentional, as the `.` entry's is
 // (index.barrel.test.ts): the same names, of which only TaskTools, TodoWriteTool and TodoTool are
 // its own.
-import { describeExports } from '@raider/coded-error/testing';
+import { describeExports } from '@raider/kit/testing';
 import { describe, expect, it } from 'vitest';
 import * as v1 from '../index.js';
 import * as api from './index.js';

@@ -6,6 +6,7 @@
 
 // One registry-wide symbol: a thrown error carries `<package>:<code>` under it, so a check needs
 // no shared class (two copies of a package in one program still recognise each other's errors).
+// It keeps the kit's first name (@raider/coded-error): a mark is read by every copy, so it never changes.
 const MARKER = Symbol.for('@raider/coded-error');
 
 // biome-ignore lint/suspicious/noExplicitAny: a mixin's base must take any arguments (TypeScript's rule for mixins).
