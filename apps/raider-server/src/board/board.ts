@@ -5,7 +5,6 @@
  */
 import type { ServerResponse } from 'node:http';
 import { type Answerer, AskError } from '@raider/ask-tools/v2';
-import type { Conversation } from '../conversation/conversation.js';
 import type {
   BoardAgent,
   BoardAnswer,
@@ -15,6 +14,7 @@ import type {
   BoardState,
   BoardTask,
 } from './board-state.js';
+import type { BoardConversation } from './board-types.js';
 import { type ConversationInboxes, conversationInboxes } from './conversation-inboxes.js';
 import { InboxWatches, type ListInboxes, listInboxes, type SendOutcome, sendFromBoard } from './inboxes.js';
 import { type PendingQuestion, pageAsker } from './pending-question.js';
@@ -64,7 +64,7 @@ export const MAX_UNSENT_BYTES = 1024 * 1024;
 export const LOOK_AGAIN_MS = 5_000;
 
 /** The key of the list a conversation is on, as the board groups them (a shared list is shown once). */
-function listKey(sessionId: string, conversation: Conversation): string {
+function listKey(sessionId: string, conversation: BoardConversation): string {
   return conversation.listId ?? `session ${sessionId.slice(0, 8)}`;
 }
 
@@ -82,7 +82,7 @@ export class Board {
   /** The last state sent to the pages, as sent. */
   private lastSent = '';
 
-  constructor(private readonly conversations: () => Iterable<[string, Conversation]>) {
+  constructor(private readonly conversations: () => Iterable<[string, BoardConversation]>) {
     this.keepAlive = setInterval(() => {
       for (const res of this.clients) this.send(res, ': keep-alive\n\n');
     }, 15_000);
