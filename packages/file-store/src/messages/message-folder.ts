@@ -12,23 +12,14 @@
  *   `done` removes those files, `release` renames them back; a lease whose time has passed (its
  *   taker was killed) holds nothing, and the next take renames the file to a lease of its own.
  * - Ids: the last one handed out is kept in `.messages/.last-id`; a new one is above it, above the
- *   inbox's highest, and at least the time in ms times 1 000 (see `nextId`). */
+ *   inbox's highest, and at least the time in ms times 1 000 (see `nextMessageId`).
+ *
+ * Here are the store's calls; how an inbox's files are read is inbox-files.ts, how a send makes its
+ * message visible message-publish.ts, the ids last-message-id.ts, what a take hands back
+ * message-delivery.ts.
+ */
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fstatSync,
-  fsyncSync,
-  ftruncateSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  renameSync,
-  rmSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type {
   MessageDelivery,
@@ -38,32 +29,21 @@ import type {
   StoredMessage,
   TakeOptions,
 } from '@raider/tasks-registry';
-import { codeOf, isDeadTemporary, syncFolder, temporaryPath, writeAll } from '../durable-write.js';
-import { ListFileError } from '../errors.js';
 import { FOLDER_FILES } from '../folder-files.js';
 import { exists, type HeldLock, type LockFence, queued } from '../list-lock.js';
-import { readRegular } from '../regular-file.js';
+import { fileError } from './file-error.js';
+import { InboxFiles } from './inbox-files.js';
 import { inboxFolderName } from './inbox-name.js';
 import { InboxWatch } from './inbox-watch.js';
+import { nextMessageId } from './last-message-id.js';
 import { checkAgent, checkOutgoing, checkTakeOptions, checkWatch, fullInbox } from './message-checks.js';
-import {
-  corruptName,
-  formatMessage,
-  type MessageEntry,
-  messageEntry,
-  parseMessage,
-  leasedName as reservedName,
-  sendingId,
-  sendingName,
-  waitingName,
-} from './message-file.js';
+import { deliveryOf, giveBack, type Taken } from './message-delivery.js';
+import { formatMessage, leasedName as reservedName } from './message-file.js';
 import { MessageLock } from './message-lock.js';
+import { discard, MessagePublisher, prepareMessage } from './message-publish.js';
 
 /** How long a take reserves what it takes when it names no `leaseMs`. */
 const DEFAULT_LEASE_MS = 30_000;
-/** The file of the last id handed out: 16 digits and a newline, rewritten in place. */
-const LAST_ID_FILE = '.last-id';
-const LAST_ID_WIDTH = 16;
 
 /** Options of a list folder's message store. */
 export interface MessageFolderOptions {
@@ -75,21 +55,9 @@ export interface MessageFolderOptions {
   report: (message: string) => void;
 }
 
-/** A message a take reserved: the message, and its file's name while the lease is this take's. */
-interface Taken {
-  readonly message: StoredMessage;
-  readonly file: string;
-}
-
 /** A list folder's message store, and `close()`, which stops its watches. */
 export interface FolderMessageStore extends MessageStore {
   close(): void;
-}
-
-/** `error` as a ListFileError of `path` that says what the failed step means for the caller. */
-function fileError(path: string, error: unknown, outcome: string): ListFileError {
-  if (ListFileError.isInstance(error)) return new ListFileError(`${(error as Error).message}; ${outcome}`);
-  return new ListFileError(`${path}: ${codeOf(error)}; ${outcome}`);
 }
 
 /** Opens the message store of the list folder `listPath` (nothing touches the disk before a call). */
@@ -103,8 +71,8 @@ class MessageFolder implements FolderMessageStore {
   private readonly root: string;
   private readonly lock: MessageLock;
   private readonly watches = new Map<string, InboxWatch>();
-  /** Inboxes whose folder (and the folders above it) this holder made durable. */
-  private readonly durableInboxes = new Set<string>();
+  private readonly files: InboxFiles;
+  private readonly publisher: MessagePublisher;
 
   constructor(
     private readonly listPath: string,
@@ -112,6 +80,8 @@ class MessageFolder implements FolderMessageStore {
   ) {
     this.root = join(listPath, FOLDER_FILES.messages);
     this.lock = new MessageLock(this.root, options.staleMs);
+    this.files = new InboxFiles(options.limits, options.report);
+    this.publisher = new MessagePublisher(listPath, options.report);
   }
 
   private inbox(agent: string): string {
@@ -127,12 +97,12 @@ class MessageFolder implements FolderMessageStore {
     let id: number;
     try {
       id = await this.locked('nothing was sent', (fence) => {
-        const entries = this.entries(inbox);
+        const entries = this.files.entries(inbox);
         let count = entries.length;
-        if (count >= this.options.limits.maxInboxMessages) count -= this.dropExpired(inbox, message.to, entries);
+        if (count >= this.options.limits.maxInboxMessages) count -= this.files.dropExpired(inbox, message.to, entries);
         if (count >= this.options.limits.maxInboxMessages) throw fullInbox(message.to, this.options.limits);
-        const next = this.nextId(entries);
-        this.publish(inbox, prepared, next, fence);
+        const next = nextMessageId(this.root, entries);
+        this.publisher.publish(inbox, prepared, next, fence);
         return next;
       });
     } finally {
@@ -156,7 +126,7 @@ class MessageFolder implements FolderMessageStore {
       const token = randomBytes(8).toString('hex');
       const reserved: Taken[] = [];
       try {
-        for (const { entry, message } of this.waiting(inbox, agent, now)) {
+        for (const { entry, message } of this.files.waiting(inbox, agent, now)) {
           if (reserved.length >= max) break;
           const file = reservedName(entry.id, until, token);
           fence.check();
@@ -170,7 +140,7 @@ class MessageFolder implements FolderMessageStore {
         }
       } catch (error) {
         try {
-          this.giveBack(inbox, reserved);
+          giveBack(inbox, reserved);
         } catch {
           // Held by this take's lease until it ends, then taken again: at least once.
           throw fileError(inbox, error, 'what it reserved is given back once its lease ends');
@@ -187,7 +157,7 @@ class MessageFolder implements FolderMessageStore {
     const inbox = this.inbox(agent);
     if (!exists(inbox)) return [];
     return this.locked('nothing was read', () =>
-      [...this.waiting(inbox, agent, Date.now())].map(({ message }) => message),
+      [...this.files.waiting(inbox, agent, Date.now())].map(({ message }) => message),
     );
   }
 
@@ -212,6 +182,15 @@ class MessageFolder implements FolderMessageStore {
     this.lock.close();
   }
 
+  /** What a take of `agent`'s inbox hands back for the messages it reserved (see message-delivery.ts). */
+  private delivery(agent: string, inbox: string, taken: readonly Taken[]): MessageDelivery {
+    return deliveryOf(inbox, taken, {
+      locked: (outcome, fn) => this.locked(outcome, fn),
+      wake: () => this.watches.get(agent)?.wake(),
+      report: this.options.report,
+    });
+  }
+
   /**
    * Runs `fn` holding the message lock (after every earlier call of this process on it). Rejects
    * with a ListFileError ending in `outcome` when the lock cannot be had.
@@ -231,294 +210,6 @@ class MessageFolder implements FolderMessageStore {
       }
     });
   }
-
-  /**
-   * The message files of an inbox, oldest first. Temporary files a killed sender left are removed
-   * on the way. @throws ListFileError when the folder cannot be listed.
-   */
-  private entries(inbox: string): MessageEntry[] {
-    let names: string[];
-    try {
-      names = readdirSync(inbox);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw new ListFileError(`${inbox}: cannot be read (${codeOf(error)})`);
-    }
-    const entries: MessageEntry[] = [];
-    for (const name of names) {
-      const entry = messageEntry(name) ?? this.sent(inbox, name);
-      if (entry) entries.push(entry);
-      else if (isDeadTemporary(name)) rmSync(join(inbox, name), { force: true });
-    }
-    return entries.sort((a, b) => a.id - b.id);
-  }
-
-  /**
-   * A message a send made durable and stopped before it showed it (killed, or its lock lost
-   * between the folder's fsync and the rename): seen under the lock, so no send is making it
-   * still; shown now, as the send would have. Undefined for any other file.
-   */
-  private sent(inbox: string, name: string): MessageEntry | undefined {
-    const id = sendingId(name);
-    if (id === undefined) return undefined;
-    try {
-      renameSync(join(inbox, name), join(inbox, waitingName(id)));
-    } catch {
-      return undefined; // Shown meanwhile, or it cannot be yet: the next look tries again.
-    }
-    return { id, name: waitingName(id) };
-  }
-
-  /**
-   * The messages of an inbox a take may have, oldest first, read as they are reached: those no
-   * lease holds (waiting, or reserved by a lease that ended). On the way, one older than
-   * `maxAgeMs` is removed, and one that cannot be read is moved aside and reported.
-   */
-  private *waiting(
-    inbox: string,
-    agent: string,
-    now: number,
-  ): Generator<{ entry: MessageEntry; message: StoredMessage }> {
-    for (const entry of this.entries(inbox)) {
-      if (entry.until !== undefined && entry.until > now) continue;
-      const message = this.read(inbox, agent, entry);
-      if (!message) continue;
-      if (now - message.sentAt > this.options.limits.maxAgeMs) {
-        rmSync(join(inbox, entry.name), { force: true });
-        continue;
-      }
-      yield { entry, message };
-    }
-  }
-
-  /** Removes what has expired among `entries` (not held by a lease); returns how many it removed. */
-  private dropExpired(inbox: string, agent: string, entries: readonly MessageEntry[]): number {
-    const now = Date.now();
-    let dropped = 0;
-    for (const entry of entries) {
-      if (entry.until !== undefined && entry.until > now) continue;
-      const message = this.read(inbox, agent, entry);
-      if (!message || now - message.sentAt > this.options.limits.maxAgeMs) {
-        rmSync(join(inbox, entry.name), { force: true });
-        dropped += 1;
-      }
-    }
-    return dropped;
-  }
-
-  /**
-   * Reads one message file: its message, or undefined when it is gone, or when it cannot be read
-   * or trusted (then moved aside to `<id>.json.corrupt`, out of the inbox, and reported).
-   */
-  private read(inbox: string, agent: string, entry: MessageEntry): StoredMessage | undefined {
-    const path = join(inbox, entry.name);
-    let reason: string;
-    try {
-      const content = readRegular(path);
-      if (!content) return undefined;
-      const parsed = parseMessage(content.text, entry.id, agent);
-      if (typeof parsed !== 'string') return parsed;
-      reason = parsed;
-    } catch (error) {
-      reason = ListFileError.isInstance(error) ? (error as Error).message.replace(`${path}: `, '') : codeOf(error);
-    }
-    let where = `moved aside to ${corruptName(entry.id)}`;
-    try {
-      renameSync(path, join(inbox, corruptName(entry.id)));
-    } catch (error) {
-      where = `left where it is (it cannot be moved aside: ${codeOf(error)})`;
-    }
-    this.options.report(`${path}: ${reason}; the message is skipped, ${where}`);
-    return undefined;
-  }
-
-  /**
-   * The id of the next message: above the last one handed out (`.last-id`), above the inbox's
-   * highest, and at least the time in ms times 1 000. The file lives in the page cache only (it is
-   * not fsynced: that would cost a send a second fsync); when a machine crash loses it, the clock
-   * keeps ids above those handed out before, the inbox's highest keeps its own order whatever the
-   * clock does, and only a clock set back across the crash could make an id repeat in another
-   * inbox. The new id is recorded before the message is written: a failed send leaves a gap.
-   */
-  private nextId(entries: readonly MessageEntry[]): number {
-    const path = join(this.root, LAST_ID_FILE);
-    let fd: number;
-    try {
-      fd = openSync(path, 'r+');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(path, error, 'nothing was sent');
-      try {
-        fd = openSync(path, 'w+', 0o644);
-      } catch (created) {
-        throw fileError(path, created, 'nothing was sent');
-      }
-    }
-    try {
-      const buffer = Buffer.alloc(64);
-      const text = buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0)).trim();
-      const last = /^[0-9]{1,16}$/.test(text) ? Number(text) : 0;
-      const highest = entries.at(-1)?.id ?? 0;
-      const id = Math.max(last + 1, highest + 1, Date.now() * 1000);
-      if (!Number.isSafeInteger(id)) throw new ListFileError(`${path}: the ids have run out (${id})`);
-      const data = Buffer.from(`${String(id).padStart(LAST_ID_WIDTH, '0')}\n`);
-      // In place: the file's one block is rewritten, so a full disk cannot refuse it.
-      if (writeSync(fd, data, 0, data.length, 0) !== data.length) throw Object.assign(new Error(), { code: 'EIO' });
-      if (fstatSync(fd).size > data.length) ftruncateSync(fd, data.length);
-      return id;
-    } catch (error) {
-      throw fileError(path, error, 'nothing was sent');
-    } finally {
-      closeSync(fd);
-    }
-  }
-
-  /**
-   * Makes the prepared file message `id` of `inbox`: linked in as `<id>.json.sending` (never over
-   * a file that exists), which no take looks at, fsynced, the inbox folder fsynced (and, the first
-   * time, the folders above it), then renamed `<id>.json`. A take is woken
-   * by that rename, right before the lock is released, and never waits for an fsync. When a step
-   * before the rename fails the link is taken back: a rejected send changed nothing a take can see.
-   * Once the folder is fsynced the message is durable, and the send is acknowledged: if the rename
-   * does not happen (this process is killed), the next call under the lock makes it.
-   */
-  private publish(inbox: string, prepared: Prepared, id: number, fence: LockFence): void {
-    const sending = join(inbox, sendingName(id));
-    let linked = false;
-    try {
-      fence.check();
-      linkIn(prepared.path, sending);
-      linked = true;
-      fsyncSync(prepared.fd);
-      syncFolder(inbox);
-      if (!this.durableInboxes.has(inbox)) {
-        // The inbox's own entry, and those above it when they were just made.
-        for (let folder = inbox; folder !== dirname(this.listPath); folder = dirname(folder)) {
-          syncFolder(dirname(folder));
-        }
-        this.durableInboxes.add(inbox);
-      }
-    } catch (error) {
-      let outcome = 'nothing was sent';
-      if (linked) {
-        try {
-          unlinkSync(sending);
-        } catch {
-          outcome = 'the message may have been sent';
-        }
-      }
-      throw fileError(sending, error, outcome);
-    }
-    try {
-      renameSync(sending, join(inbox, waitingName(id)));
-    } catch (error) {
-      this.options.report(`${sending}: ${codeOf(error)}; the message was sent, and is shown at the next call`);
-    }
-  }
-
-  /** Renames reserved messages back to waiting (a take that failed half way, a release). */
-  private giveBack(inbox: string, taken: readonly Taken[]): void {
-    for (const { message, file } of taken) {
-      try {
-        renameSync(join(inbox, file), join(inbox, waitingName(Number(message.id))));
-      } catch (error) {
-        // Gone (done), or taken again after the lease; or it cannot be renamed: back once the lease ends.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-    }
-  }
-
-  private delivery(agent: string, inbox: string, taken: readonly Taken[]): MessageDelivery {
-    let settled = taken.length === 0;
-    return {
-      messages: Object.freeze(taken.map(({ message }) => message)),
-      done: async () => {
-        if (settled) return;
-        const failures: string[] = [];
-        for (const { file } of taken) {
-          try {
-            unlinkSync(join(inbox, file));
-          } catch (error) {
-            // Gone: done before, or taken again by another take after the lease (its message now).
-            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') failures.push(codeOf(error));
-          }
-        }
-        if (failures.length) {
-          throw new ListFileError(
-            `${inbox}: ${failures.length} of the ${taken.length} messages taken could not be removed (${failures[0]}); they are taken again once the lease ends`,
-          );
-        }
-        settled = true;
-        try {
-          syncFolder(inbox);
-        } catch (error) {
-          this.options.report(
-            `${inbox}: the removal of ${taken.length} messages done may not survive a crash (${codeOf(error)}): they may be taken again`,
-          );
-        }
-      },
-      release: async () => {
-        if (settled) return;
-        await this.locked('the messages are given back once the lease ends', () => this.giveBack(inbox, taken));
-        settled = true;
-        this.watches.get(agent)?.wake();
-      },
-    };
-  }
-}
-
-/** A message's file written whole under a temporary name, not yet fsynced: its path and its open descriptor. */
-interface Prepared {
-  readonly path: string;
-  readonly fd: number;
-}
-
-/**
- * Writes a message's file whole under a temporary name in `inbox` (made if missing). It is fsynced
- * once linked in (`publish`): on ext4 that one journal commit makes the file and its link durable
- * together, and the folder's fsync after it finds little left to do. @throws ListFileError
- * (nothing left behind, nothing sent).
- */
-function prepareMessage(inbox: string, data: Buffer): Prepared {
-  const path = temporaryPath(join(inbox, 'message.json'));
-  let fd: number | undefined;
-  try {
-    mkdirSync(inbox, { recursive: true });
-    fd = openSync(path, 'wx', 0o644);
-    writeAll(fd, data);
-    return { path, fd };
-  } catch (error) {
-    discard({ path, fd: fd ?? -1 });
-    throw fileError(path, error, 'nothing was sent');
-  }
-}
-
-/** Closes and removes a prepared file (linked in by now, or not to be). */
-function discard(prepared: Prepared): void {
-  if (prepared.fd >= 0) {
-    try {
-      closeSync(prepared.fd);
-    } catch {
-      // Its data is either synced already or not wanted.
-    }
-  }
-  rmSync(prepared.path, { force: true });
-}
-
-/**
- * Links `temporary` in as `path`, never over a file that exists; on a file system without hard
- * links, renames it after checking that no file has that name (the lock keeps other senders out).
- */
-function linkIn(temporary: string, path: string): void {
-  try {
-    linkSync(temporary, path);
-    return;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new ListFileError(`${path}: exists already, though the message lock was held`);
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
-  }
-  if (exists(path)) throw new ListFileError(`${path}: exists already, though the message lock was held`);
-  renameSync(temporary, path);
 }
 
 /** The stored form of a checked message but its id: only its known fields, absent ones left out. */

@@ -1,0 +1,67 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/cleanup.js';
+import { ListFileError } from '../errors.js';
+import { sendingName, waitingName } from './message-file.js';
+import { discard, MessagePublisher, prepareMessage } from './message-publish.js';
+
+/** A list folder, an inbox path below it (not made yet), and a publisher of its messages. */
+function publisherOf() {
+  const list = join(tempDir(), 'list');
+  const inbox = join(list, '.messages', 'bob');
+  const reports: string[] = [];
+  const publisher = new MessagePublisher(list, (message) => reports.push(message));
+  return { inbox, publisher, reports };
+}
+
+const fence = { check: () => {} };
+const lost = {
+  check: () => {
+    throw Object.assign(new ListFileError('/list/.messages/.lock: the message lock was lost'), { lockLost: true });
+  },
+};
+
+describe('message publish', () => {
+  it('prepares a file under a hidden temporary name, making the inbox, and discards it', () => {
+    const { inbox } = publisherOf();
+    const prepared = prepareMessage(inbox, Buffer.from('{"text":"hi"}\n'));
+    expect(readFileSync(prepared.path, 'utf8')).toBe('{"text":"hi"}\n');
+    expect(readdirSync(inbox)).toHaveLength(1);
+    expect(readdirSync(inbox)[0]).toMatch(/^\.message\.json\.\d+\.\d+\.tmp$/);
+    discard(prepared);
+    expect(readdirSync(inbox)).toEqual([]);
+  });
+
+  it('publishes a prepared file as <id>.json, leaving nothing else', () => {
+    const { inbox, publisher, reports } = publisherOf();
+    const prepared = prepareMessage(inbox, Buffer.from('one\n'));
+    publisher.publish(inbox, prepared, 41, fence);
+    discard(prepared);
+    expect(readdirSync(inbox)).toEqual([waitingName(41)]);
+    expect(readFileSync(join(inbox, waitingName(41)), 'utf8')).toBe('one\n');
+    expect(reports).toEqual([]);
+  });
+
+  it('publishes nothing when the lock was lost: nothing was sent', () => {
+    const { inbox, publisher } = publisherOf();
+    const prepared = prepareMessage(inbox, Buffer.from('one\n'));
+    expect(() => publisher.publish(inbox, prepared, 41, lost)).toThrow(
+      '/list/.messages/.lock: the message lock was lost; nothing was sent',
+    );
+    discard(prepared);
+    expect(readdirSync(inbox)).toEqual([]);
+  });
+
+  it('never links a message over a file that exists', () => {
+    const { inbox, publisher } = publisherOf();
+    const prepared = prepareMessage(inbox, Buffer.from('mine\n'));
+    writeFileSync(join(inbox, sendingName(41)), 'theirs');
+    expect(() => publisher.publish(inbox, prepared, 41, fence)).toThrow(
+      `${join(inbox, sendingName(41))}: exists already, though the message lock was held; nothing was sent`,
+    );
+    discard(prepared);
+    expect(readFileSync(join(inbox, sendingName(41)), 'utf8')).toBe('theirs');
+    expect(existsSync(join(inbox, waitingName(41)))).toBe(false);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * How a send makes its message visible: written whole under a temporary name before the message
+ * lock (a new file's inode is the costly part); under it, linked in as `<id>.json.sending` (never
+ * over a file that exists), fsynced with its inbox folder, and renamed `<id>.json`, where takes
+ * see it.
+ */
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { codeOf, syncFolder, temporaryPath, writeAll } from '../durable-write.js';
+import { ListFileError } from '../errors.js';
+import { exists, type LockFence } from '../list-lock.js';
+import { fileError } from './file-error.js';
+import { sendingName, waitingName } from './message-file.js';
+
+/** A message's file written whole under a temporary name, not yet fsynced: its path and its open descriptor. */
+export interface PreparedMessage {
+  readonly path: string;
+  readonly fd: number;
+}
+
+/**
+ * Writes a message's file whole under a temporary name in `inbox` (made if missing). It is fsynced
+ * once linked in (`publish`): on ext4 that one journal commit makes the file and its link durable
+ * together, and the folder's fsync after it finds little left to do. @throws ListFileError
+ * (nothing left behind, nothing sent).
+ */
+export function prepareMessage(inbox: string, data: Buffer): PreparedMessage {
+  const path = temporaryPath(join(inbox, 'message.json'));
+  let fd: number | undefined;
+  try {
+    mkdirSync(inbox, { recursive: true });
+    fd = openSync(path, 'wx', 0o644);
+    writeAll(fd, data);
+    return { path, fd };
+  } catch (error) {
+    discard({ path, fd: fd ?? -1 });
+    throw fileError(path, error, 'nothing was sent');
+  }
+}
+
+/** Closes and removes a prepared file (linked in by now, or not to be). */
+export function discard(prepared: PreparedMessage): void {
+  if (prepared.fd >= 0) {
+    try {
+      closeSync(prepared.fd);
+    } catch {
+      // Its data is either synced already or not wanted.
+    }
+  }
+  rmSync(prepared.path, { force: true });
+}
+
+/** The publishing of prepared messages into the inboxes of one list folder. */
+export class MessagePublisher {
+  /** Inboxes whose folder (and the folders above it) this holder made durable. */
+  private readonly durableInboxes = new Set<string>();
+
+  /**
+   * @param listPath the list folder (the folders from an inbox up to its parent are made durable once)
+   * @param report told of a message made durable whose rename failed (it is shown at the next call)
+   */
+  constructor(
+    private readonly listPath: string,
+    private readonly report: (message: string) => void,
+  ) {}
+
+  /**
+   * Makes the prepared file message `id` of `inbox` (call it holding the message lock, whose fence
+   * is `fence`): linked in as `<id>.json.sending` (never over a file that exists), which no take
+   * looks at, fsynced, the inbox folder fsynced (and, the first time, the folders above it), then
+   * renamed `<id>.json`. A take is woken by that rename, right before the lock is released, and
+   * never waits for an fsync. When a step before the rename fails the link is taken back: a
+   * rejected send changed nothing a take can see. Once the folder is fsynced the message is
+   * durable, and the send is acknowledged: if the rename does not happen (this process is
+   * killed), the next call under the lock makes it.
+   * @throws ListFileError ending "nothing was sent", or "the message may have been sent" when the
+   * link cannot be taken back.
+   */
+  publish(inbox: string, prepared: PreparedMessage, id: number, fence: LockFence): void {
+    const sending = join(inbox, sendingName(id));
+    let linked = false;
+    try {
+      fence.check();
+      linkIn(prepared.path, sending);
+      linked = true;
+      fsyncSync(prepared.fd);
+      syncFolder(inbox);
+      if (!this.durableInboxes.has(inbox)) {
+        // The inbox's own entry, and those above it when they were just made.
+        for (let folder = inbox; folder !== dirname(this.listPath); folder = dirname(folder)) {
+          syncFolder(dirname(folder));
+        }
+        this.durableInboxes.add(inbox);
+      }
+    } catch (error) {
+      let outcome = 'nothing was sent';
+      if (linked) {
+        try {
+          unlinkSync(sending);
+        } catch {
+          outcome = 'the message may have been sent';
+        }
+      }
+      throw fileError(sending, error, outcome);
+    }
+    try {
+      renameSync(sending, join(inbox, waitingName(id)));
+    } catch (error) {
+      this.report(`${sending}: ${codeOf(error)}; the message was sent, and is shown at the next call`);
+    }
+  }
+}
+
+/**
+ * Links `temporary` in as `path`, never over a file that exists; on a file system without hard
+ * links, renames it after checking that no file has that name (the lock keeps other senders out).
+ */
+function linkIn(temporary: string, path: string): void {
+  try {
+    linkSync(temporary, path);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new ListFileError(`${path}: exists already, though the message lock was held`);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+  }
+  if (exists(path)) throw new ListFileError(`${path}: exists already, though the message lock was held`);
+  renameSync(temporary, path);
+}
