@@ -13,6 +13,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { FOLDER_FILES } from './folder-files.js';
+import { FolderWaiting } from './folder-waiting.js';
 import { taskIdOf } from './task-file.js';
 
 /** How often a folder whose parent is missing too is looked for, while someone listens. */
@@ -46,9 +47,8 @@ export class FolderWatch {
   rescan = false;
   private readonly listeners = new Set<() => void>();
   private watcher: FSWatcher | undefined;
-  /** The parent's watch, until the folder exists. */
-  private parentWatcher: FSWatcher | undefined;
-  private poll: NodeJS.Timeout | undefined;
+  /** The parent's watch or the poll, while the folder cannot be watched itself. */
+  private readonly waiting = new FolderWaiting();
   private wakeUp: NodeJS.Timeout | undefined;
 
   constructor(
@@ -67,10 +67,10 @@ export class FolderWatch {
    */
   start(): void {
     // Watched, or waited for by the parent's watch (whose event starts the folder's).
-    if (this.watcher || this.parentWatcher || !this.enabled) return;
+    if (this.watcher || this.waiting.parent || !this.enabled) return;
     if (this.watchFolder()) return;
     this.watchParent();
-    if (this.parentWatcher) {
+    if (this.waiting.parent) {
       // Made between the failed watch and the parent's: no event will tell of it.
       if (this.watchFolder()) this.wake();
       return;
@@ -89,7 +89,7 @@ export class FolderWatch {
   close(): void {
     this.watcher?.close();
     this.watcher = undefined;
-    this.stopWaiting();
+    this.waiting.stop();
     if (this.wakeUp) clearTimeout(this.wakeUp);
     this.wakeUp = undefined;
     this.listeners.clear();
@@ -112,7 +112,7 @@ export class FolderWatch {
       this.rescan = true;
     });
     this.watcher = watcher;
-    this.stopWaiting();
+    this.waiting.stop();
     this.rescan = true;
     this.highWaterMarkDirty = true;
     return true;
@@ -128,35 +128,27 @@ export class FolderWatch {
       });
       parent.on('error', () => {
         parent.close();
-        if (this.parentWatcher === parent) this.parentWatcher = undefined;
+        if (this.waiting.parent === parent) this.waiting.parent = undefined;
       });
-      this.parentWatcher = parent;
-      if (this.poll) clearInterval(this.poll);
-      this.poll = undefined;
+      this.waiting.parent = parent;
+      this.waiting.stopPolling();
     } catch {
-      this.parentWatcher = undefined;
+      this.waiting.parent = undefined;
     }
   }
 
   /** Looks for the folder once a second (the parent is missing too), while someone listens. */
   private startPolling(): void {
-    if (this.poll) return;
-    this.poll = setInterval(() => {
+    if (this.waiting.poll) return;
+    this.waiting.poll = setInterval(() => {
       if (!this.listeners.size) {
-        this.stopWaiting();
+        this.waiting.stop();
         return;
       }
       this.start();
       if (this.watcher) this.wake();
     }, POLL_MS);
-    this.poll.unref();
-  }
-
-  private stopWaiting(): void {
-    this.parentWatcher?.close();
-    this.parentWatcher = undefined;
-    if (this.poll) clearInterval(this.poll);
-    this.poll = undefined;
+    this.waiting.poll.unref();
   }
 
   private seen(fileName: string | undefined): void {

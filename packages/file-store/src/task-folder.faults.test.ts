@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { TaskTools, MAX_TASK_ID as TOOLS_MAX_TASK_ID } from '@raider/todo-tools';
 import lockfile from 'proper-lockfile';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { taskRecord } from '../test/task-record.js';
 import { ListIdError, listFolderName, openList, type TaskFolder } from './index.js';
 import { MAX_TASK_ID } from './task-file.js';
 
@@ -387,14 +388,7 @@ describe('files that must not be trusted', () => {
   it('a task file named beyond 2^53 (9999999999999999.json) is reported and left out; creates go on, after a restart too', async () => {
     const dir = fresh();
     fs.mkdirSync(join(dir, 'team'));
-    const record = {
-      id: '9999999999999999',
-      subject: 'Huge',
-      description: '',
-      status: 'pending',
-      blocks: [],
-      blockedBy: [],
-    };
+    const record = taskRecord('9999999999999999', { subject: 'Huge' });
     fs.writeFileSync(join(dir, 'team', '9999999999999999.json'), JSON.stringify(record));
     const problems: string[] = [];
     const open = () => {
@@ -415,14 +409,7 @@ describe('files that must not be trusted', () => {
   it('a UTF-8 byte order mark is accepted in a task file and in a v1 file', async () => {
     const dir = fresh();
     fs.mkdirSync(join(dir, 'team'));
-    const record = {
-      id: '1',
-      subject: 'From an editor',
-      description: '',
-      status: 'pending',
-      blocks: [],
-      blockedBy: [],
-    };
+    const record = taskRecord('1', { subject: 'From an editor' });
     fs.writeFileSync(join(dir, 'team', '1.json'), `\ufeff${JSON.stringify(record)}`);
     const tools = toolsOn(dir);
     expect((await tools.createTask({ subject: 'B', description: '' })).text).toBe('Task #2 created successfully: B');

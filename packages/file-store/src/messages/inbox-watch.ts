@@ -10,6 +10,7 @@
  */
 import { existsSync, type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
 import { basename, join } from 'node:path';
+import { FolderWaiting } from '../folder-waiting.js';
 import { messageEntry } from './message-file.js';
 
 /** How often an inbox that cannot be watched is looked at, while someone listens. */
@@ -40,9 +41,8 @@ function call(listener: Listener): void {
 export class InboxWatch {
   private readonly listeners = new Set<Listener>();
   private watcher: FSWatcher | undefined;
-  /** The watch of the nearest parent that exists, while the inbox does not. */
-  private parentWatcher: FSWatcher | undefined;
-  private poll: NodeJS.Timeout | undefined;
+  /** The watch of the nearest parent that exists, or the poll, while the inbox cannot be watched itself. */
+  private readonly waiting = new FolderWaiting();
   /** The inbox folder's version at the last poll. */
   private polled: string | undefined;
   /** Waiting messages' names the watch saw come or go, looked at once per burst of events. */
@@ -94,7 +94,7 @@ export class InboxWatch {
   private stop(): void {
     this.watcher?.close();
     this.watcher = undefined;
-    this.stopWaiting();
+    this.waiting.stop();
     if (this.lapseTimer) clearTimeout(this.lapseTimer);
     this.lapseTimer = undefined;
     this.lapseAt = Number.POSITIVE_INFINITY;
@@ -113,10 +113,9 @@ export class InboxWatch {
       if (late) this.wake();
     } else if (existsSync(this.inbox)) {
       // There, but no watch can be had on it (none left, or a file system without them).
-      this.parentWatcher?.close();
-      this.parentWatcher = undefined;
+      this.waiting.closeParent();
       this.startPolling();
-    } else if (!this.parentWatcher && !this.poll) this.waitForInbox();
+    } else if (!this.waiting.parent && !this.waiting.poll) this.waitForInbox();
   }
 
   /** Watches the inbox folder itself; false when it cannot be (it does not exist, or no watch is left). */
@@ -136,14 +135,14 @@ export class InboxWatch {
       this.start(true);
     });
     this.watcher = watcher;
-    this.stopWaiting();
+    this.waiting.stop();
     this.noteLeases();
     return true;
   }
 
   /** Watches the nearest parent that exists for the next folder down; polls when none can be watched. */
   private waitForInbox(): void {
-    this.stopWaiting();
+    this.waiting.stop();
     const chain = [this.inbox, ...this.parents];
     for (let index = 1; index < chain.length; index += 1) {
       const below = chain[index - 1] as string;
@@ -154,22 +153,22 @@ export class InboxWatch {
           if (name !== null && name.toString() !== next) return;
           this.start(true);
           // The next folder down appeared, not yet the inbox: wait on that one.
-          if (!this.watcher && !this.poll && this.listeners.size && existsSync(below)) this.waitForInbox();
+          if (!this.watcher && !this.waiting.poll && this.listeners.size && existsSync(below)) this.waitForInbox();
         });
       } catch {
         continue;
       }
       parent.on('error', () => {
         parent.close();
-        if (this.parentWatcher !== parent) return;
-        this.parentWatcher = undefined;
+        if (this.waiting.parent !== parent) return;
+        this.waiting.parent = undefined;
         if (!this.watcher) this.startPolling();
       });
-      this.parentWatcher = parent;
+      this.waiting.parent = parent;
       // Made between the failed watch and this one: no event will tell of it.
       if (existsSync(below)) {
         this.start(true);
-        if (!this.watcher && !this.poll && index > 1) this.waitForInbox();
+        if (!this.watcher && !this.waiting.poll && index > 1) this.waitForInbox();
       }
       return;
     }
@@ -178,9 +177,9 @@ export class InboxWatch {
 
   /** Looks at the inbox every POLL_MS: watched once it can be, else its folder's version compared. */
   private startPolling(): void {
-    if (this.poll) return;
+    if (this.waiting.poll) return;
     this.polled = this.version();
-    this.poll = setInterval(() => {
+    this.waiting.poll = setInterval(() => {
       if (!this.listeners.size) return;
       if (this.watchInbox()) {
         this.wake();
@@ -192,14 +191,7 @@ export class InboxWatch {
       // A lease that lapsed while polling: the names are read again (a lapse changes no version).
       this.noteLeases();
     }, POLL_MS);
-    this.poll.unref();
-  }
-
-  private stopWaiting(): void {
-    this.parentWatcher?.close();
-    this.parentWatcher = undefined;
-    if (this.poll) clearInterval(this.poll);
-    this.poll = undefined;
+    this.waiting.poll.unref();
   }
 
   /** The inbox folder's version (inode, mtime), or undefined when it is missing. */
