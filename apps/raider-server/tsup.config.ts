@@ -7,7 +7,7 @@ export default defineConfig({
   entry: ['src/index.ts', 'src/cli.ts'],
   format: ['esm'],
   target: 'node20',
-  dts: { entry: 'src/index.ts', resolve: ['@raider/kit'] },
+  dts: { entry: 'src/index.ts', resolve: [/^@raider\/kit(\/|$)/] },
   sourcemap: true,
   clean: true,
   // The internal kit (@raider/kit) is bundled in, so the published package does not depend on it.

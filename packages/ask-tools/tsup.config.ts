@@ -8,9 +8,11 @@ export default defineConfig({
   entry: { index: 'src/index.ts', v2: 'src/v2/index.ts' },
   format: ['esm'],
   target: 'node20',
-  dts: true,
+  dts: { resolve: [/^@raider\/kit(\/|$)/] },
   sourcemap: true,
   clean: true,
+  // The internal kit (@raider/kit) is bundled in, so the published package does not depend on it.
+  noExternal: ['@raider/kit'],
   // The version, not the whole package.json, goes into the bundle.
   define: { __PACKAGE_VERSION__: JSON.stringify(version) },
 });

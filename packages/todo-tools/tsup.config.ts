@@ -9,7 +9,7 @@ export default defineConfig({
   entry: { index: 'src/index.ts', v2: 'src/v2/index.ts', conformance: 'src/conformance.ts' },
   format: ['esm'],
   target: 'node20',
-  dts: { resolve: ['@raider/kit'] },
+  dts: { resolve: [/^@raider\/kit(\/|$)/] },
   sourcemap: true,
   clean: true,
   // The internal kit (@raider/kit) is bundled in, so the published package does not depend on it.

@@ -4,7 +4,7 @@ export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
   target: 'node20',
-  dts: { resolve: ['@raider/kit'] },
+  dts: { resolve: [/^@raider\/kit(\/|$)/] },
   sourcemap: true,
   clean: true,
   // The internal kit (@raider/kit) is bundled in, so the published package does not depend on it.

@@ -6,6 +6,7 @@
  * line saying what was expected and what was received.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import { received } from '@raider/kit/received';
 import type { AnswerWatch } from './conversation/answer-watch.js';
 
 /** How long an answer may still be written after its call's signal aborted. */
@@ -15,12 +16,7 @@ const ANSWER_GRACE_MS = 2_000;
 const INVALID_PARAMS = -32602;
 
 /** The kind of a value, for a message that must not echo it (it may be huge). */
-function kindOf(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array of ${value.length} items`;
-  return `a ${typeof value}`;
-}
+const kindOf = (value: unknown): string => received(value, { by: 'kind' });
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

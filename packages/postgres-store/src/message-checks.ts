@@ -3,6 +3,7 @@
  * MessageStore contract's argument rules (`@raider/tasks-registry`'s errors, worded as its memory
  * store words them, so a caller sees one contract whatever the store).
  */
+import { received as describe } from '@raider/kit/received';
 import {
   MessageLimitError,
   type MessageLimits,
@@ -15,17 +16,13 @@ import {
 /** The longest agent name, in characters (the contract's bound). */
 export const MAX_AGENT_NAME_LENGTH = 200;
 
-/** Longest value quoted whole in an error message, in characters of its JSON. */
-const QUOTE_LIMIT = 80;
-
-/** A received value for a message: `nothing`, a string as JSON up to 80 characters, else its size or type. */
+/**
+ * A received value for a message: the kit's one describer in the MessageStore contract's wording
+ * (`by: 'type'`, as the memory store words it): `nothing`, a string as JSON up to 80 characters,
+ * else its size or type.
+ */
 export function received(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value !== 'string') return typeof value;
-  const json = JSON.stringify(value);
-  return json.length <= QUOTE_LIMIT ? json : `a string of ${value.length} characters`;
+  return describe(value, { by: 'type' });
 }
 
 /**

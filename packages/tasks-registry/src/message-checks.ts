@@ -3,29 +3,21 @@
  * messages that say what was wrong, what was expected and what was received, and never echo a
  * huge value back. Private to the package: the memory store and its tests use them.
  */
+import { received as describe } from '@raider/kit/received';
 import { MessageLimitError, RegistryArgumentError, RegistryRangeError } from './errors.js';
 import { DEFAULT_MESSAGE_LIMITS, type MessageLimits, type OutgoingMessage, type TakeOptions } from './message-store.js';
 
 /** The longest agent name, in characters. */
 export const MAX_AGENT_NAME_LENGTH = 200;
 
-/** Longest value quoted whole in an error message, in characters of its JSON. */
-const QUOTE_LIMIT = 80;
-
-// Bidi controls JSON leaves as they are: shown escaped, so a quoted value cannot reorder a message.
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
 /**
- * A received value as this package's messages word it: `nothing` for undefined, a string as JSON
- * up to 80 characters (`"bob"`), a longer one by its size (`a string of 70001 characters`), any
- * other value by its type (`number`, `null`, `object`).
+ * A received value as this package's messages word it: the kit's one describer in the MessageStore
+ * contract's wording (`by: 'type'`): `nothing` for undefined, a string as JSON up to 80 characters
+ * (`"bob"`, bidi controls shown escaped), a longer one by its size (`a string of 70001
+ * characters`), any other value by its type (`number`, `null`, `object`, `an array`).
  */
 export function received(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (typeof value !== 'string') return typeof value;
-  const json = JSON.stringify(value).replace(BIDI, (bidi) => `\\u${bidi.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return json.length <= QUOTE_LIMIT ? json : `a string of ${value.length} characters`;
+  return describe(value, { by: 'type' });
 }
 
 /** Throws a RegistryArgumentError unless `value` is an agent's name: a non-empty string of at most 200 characters. */
@@ -52,7 +44,7 @@ function checkOptionalString(caller: string, field: string, value: unknown): voi
 export function checkOutgoing(message: unknown, limits: Readonly<MessageLimits>): asserts message is OutgoingMessage {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
     throw new RegistryArgumentError(
-      `send: expected a message { to, text, notification, ... }, received ${Array.isArray(message) ? 'an array' : received(message)}`,
+      `send: expected a message { to, text, notification, ... }, received ${received(message)}`,
     );
   }
   const fields = message as Record<string, unknown>;

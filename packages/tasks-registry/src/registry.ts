@@ -2,6 +2,7 @@
  * TaskRegistry: the registry of background work and its notification queue (raider's
  * Langertha::Raider::Tasks). One per application or conversation.
  */
+import { received } from '@raider/kit/received';
 import { RegistryArgumentError, RegistryRangeError } from './errors.js';
 import { END_STATUSES, type EndStatus } from './notification.js';
 
@@ -82,11 +83,8 @@ interface Waiter {
 
 const ID_FORM = /^(.+)_([0-9]+)$/;
 
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return JSON.stringify(value);
-  return value === null ? 'null' : typeof value;
-}
+/** A received value in the MessageStore contract's wording (the kit's describer, `by: 'type'`). */
+const describe = (value: unknown): string => received(value, { by: 'type' });
 
 function requireName(fn: string, field: string, value: unknown): asserts value is string {
   if (typeof value !== 'string' || value === '') {

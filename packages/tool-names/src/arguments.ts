@@ -4,6 +4,7 @@
  * `raiderInput` the way back (a hook's `updatedInput`).
  */
 
+import { received } from '@raider/kit/received';
 import { ToolNamesArgumentError } from './errors.js';
 
 /** One argument that has another name, or another unit, on the other side. */
@@ -74,13 +75,8 @@ const TO_RAIDER: ReadonlyMap<string, Direction> = new Map([
   ],
 ]);
 
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return `an instance of ${value.constructor?.name ?? 'an unknown class'}`;
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
-  return `${typeof value} ${String(value)}`;
-}
+/** A received argument in JavaScript's words (the kit's describer, `by: 'javascript'`): `the string "ls"`, `an instance of Map`. */
+const describe = (value: unknown): string => received(value, { by: 'javascript' });
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

@@ -20,6 +20,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { type Answerer, AskError } from '@raider/ask-tools/v2';
+import { received } from '@raider/kit/received';
 import { z } from 'zod';
 import type { AppState } from '../../board-app/app-state.js';
 import type { Family } from '../types.js';
@@ -176,13 +177,6 @@ const error = (text: string): CallToolResult => ({
   isError: true,
 });
 
-/** A short, safe description of a received value (never the value itself when long). */
-function shown(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const json = JSON.stringify(value);
-  return json !== undefined && json.length <= 80 ? json : `a ${Array.isArray(value) ? 'list' : typeof value}`;
-}
-
 /** The board app of one conversation. */
 export class BoardApp {
   private version = 0;
@@ -294,7 +288,7 @@ export class BoardApp {
     const after = args?.after;
     if (after !== undefined && !Number.isSafeInteger(after)) {
       return Promise.resolve(
-        error(`after: expected the version the app drew (a whole number), received ${shown(after)}`),
+        error(`after: expected the version the app drew (a whole number), received ${received(after)}`),
       );
     }
     return this.state(after as number | undefined, signal, waitMs);
@@ -308,17 +302,17 @@ export class BoardApp {
     }
     const { taskId, status } = args ?? {};
     if (typeof taskId !== 'string' || !/^[1-9][0-9]{0,15}$/.test(taskId)) {
-      return error(`taskId: expected a task id such as "1", received ${shown(taskId)}`);
+      return error(`taskId: expected a task id such as "1", received ${received(taskId)}`);
     }
     if (typeof status !== 'string' || !STATUSES.includes(status)) {
-      return error(`status: expected one of ${STATUSES.join(', ')}, received ${shown(status)}`);
+      return error(`status: expected one of ${STATUSES.join(', ')}, received ${received(status)}`);
     }
     const answer = await setStatus(taskId, status);
     // task_update answers an unknown id with a plain `Task not found`, not an error, because Claude
     // Code's TaskUpdate does and models are used to it. An app-only tool has no such answer to
     // match, and the app must see the call failed: here it is an error saying what was expected.
     if (!answer.isError && answer.text === TASK_NOT_FOUND) {
-      return error(`taskId: expected the id of a task on the list, received ${shown(taskId)} (no task #${taskId})`);
+      return error(`taskId: expected the id of a task on the list, received ${received(taskId)} (no task #${taskId})`);
     }
     return { content: [{ type: 'text', text: answer.text }], ...(answer.isError ? { isError: true } : {}) };
   }
@@ -329,7 +323,7 @@ export class BoardApp {
     const pending = typeof questionId === 'string' ? this.questions.get(questionId) : undefined;
     if (!pending) {
       return error(
-        `questionId: expected an open question's id, received ${shown(questionId)} (answered or withdrawn already?)`,
+        `questionId: expected an open question's id, received ${received(questionId)} (answered or withdrawn already?)`,
       );
     }
     if (decline === true) {
@@ -337,7 +331,7 @@ export class BoardApp {
       return { content: [{ type: 'text', text: 'Declined' }] };
     }
     if (typeof answer !== 'string' || answer.length > 10_000) {
-      return error(`answer: expected the answer (text of at most 10000 characters), received ${shown(answer)}`);
+      return error(`answer: expected the answer (text of at most 10000 characters), received ${received(answer)}`);
     }
     pending.resolve(answer.trim() === '' ? undefined : answer);
     return { content: [{ type: 'text', text: 'Answered' }] };

@@ -3,9 +3,10 @@
  * and never taken (the board must not consume a message), the watches that redraw the board when
  * an inbox changes, and a person's message to an agent, sent through send_message's own checks.
  */
+
+import { received } from '@raider/kit/received';
 import type { MessageStore, StoredMessage } from '@raider/tasks-registry';
 import { ROSTER_INBOX } from '../conversation/roster.js';
-import { received } from '../received.js';
 import type { BoardAgent, BoardMessage, BoardMessageAnswer } from './board-state.js';
 import type { ConversationInboxes } from './conversation-inboxes.js';
 

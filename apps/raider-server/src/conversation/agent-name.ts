@@ -6,7 +6,7 @@
  * play tricks with a path, and `*` is not a name: it is what `send_message` broadcasts with.
  */
 import { ListIdError, listFolderName } from '@raider/file-store';
-import { received } from '../received.js';
+import { received } from '@raider/kit/received';
 
 /** What `send_message` takes in `to` for every other agent of the list. */
 export const EVERYONE = '*';

@@ -9,6 +9,7 @@
  * (answer-watch.ts), and given back (`release`) when it could not be or the call was cancelled.
  */
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { received } from '@raider/kit/received';
 import {
   type MessageDelivery,
   MessageLimitError,
@@ -21,7 +22,6 @@ import type { ToolCallResult, ToolRegistrar } from '@raider/todo-tools/v2';
 import { type ConversationInboxes, registerInboxes } from '../board/conversation-inboxes.js';
 import type { ListHandle } from '../lists/list-handle.js';
 import type { Logger } from '../log.js';
-import { received } from '../received.js';
 import type { Names } from '../types.js';
 import { agentNameProblem, EVERYONE } from './agent-name.js';
 import type { AnswerWatch } from './answer-watch.js';

@@ -18,10 +18,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } from '@raider/ask-tools/v2';
+import { received } from '@raider/kit/received';
 import type { TaskRegistry } from '@raider/tasks-registry';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
-import { received } from '../received.js';
 import type { Names } from '../types.js';
 import {
   deskOf,

@@ -5,26 +5,16 @@
  * Clients see the real schema in tools/list (advertised); the SDK lets any object through. The
  * same on both SDKs: only the JSON Schema dialect each one lists differs.
  */
+import { received as describe } from '@raider/kit/received';
 import { z } from 'zod';
 
 /**
- * A short description of a received value: `nothing` for undefined, JSON up to 80 characters,
- * else its kind and size (`a string of 1000000 characters ("abc…")`, `an array of 12 items`).
+ * A short description of a received value: the kit's one describer (`@raider/kit/received`) with
+ * a long string's excerpt: `nothing` for undefined, JSON up to 80 characters, else its kind and
+ * size (`a string of 1000000 characters ("abc…")`, `an array of 12 items`).
  */
 export function received(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value);
-  } catch {
-    json = undefined;
-  }
-  if (json !== undefined && json.length <= 80) return json;
-  if (typeof value === 'string')
-    return `a string of ${value.length} characters (${JSON.stringify(value.slice(0, 30)).slice(0, -1)}…")`;
-  if (Array.isArray(value)) return `an array of ${value.length} items`;
-  if (typeof value === 'object' && value !== null) return `an object with ${Object.keys(value).length} keys`;
-  return `a value of type ${typeof value}`;
+  return describe(value, { excerpt: true });
 }
 
 /** The issues of a failed parse in one line, each as `field: message`, joined by `; `. */

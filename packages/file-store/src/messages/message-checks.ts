@@ -4,6 +4,7 @@
  * the wrong shape, a MessageLimitError for a text too long or a full inbox; each message says what
  * was wrong, what was expected and what was received, and never echoes a long value back.
  */
+import { received as describe } from '@raider/kit/received';
 import {
   DEFAULT_MESSAGE_LIMITS,
   MessageLimitError,
@@ -17,15 +18,13 @@ import {
 /** The longest agent name, in characters (the contract's). */
 const MAX_AGENT_LENGTH = 200;
 
-/** A received value, worded once for this module: JSON up to 80 characters, else its kind and size. */
+/**
+ * A received value: the kit's one describer in the MessageStore contract's wording (`by: 'type'`,
+ * as the memory store words it): JSON of a string up to 80 characters, else its size; any other
+ * value by its type.
+ */
 export function received(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'string') {
-    const json = JSON.stringify(value);
-    return json.length <= 80 ? json : `a string of ${value.length} characters`;
-  }
-  if (value === null) return 'null';
-  return Array.isArray(value) ? 'an array' : typeof value;
+  return describe(value, { by: 'type' });
 }
 
 /** Throws a RegistryArgumentError unless `value` is an agent's name (a non-empty string of at most 200 characters). */
