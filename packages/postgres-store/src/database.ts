@@ -210,22 +210,8 @@ export class Database {
   }
 
   /** Runs `fn` on one connection outside a transaction (one query); a connection that failed is dropped. */
-  async single<T>(what: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.connect();
-    } catch (error) {
-      throw this.failure(error, what);
-    }
-    try {
-      const result = await fn(client);
-      client.release();
-      return result;
-    } catch (error) {
-      const cause = this.cause(client, error);
-      client.release(isConnectionError(cause) ? (cause as Error) : undefined);
-      throw this.failure(cause, what);
-    }
+  single<T>(what: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.outsideTransaction(what, fn, (_error, cause) => this.failure(cause, what));
   }
 
   /**
@@ -234,30 +220,52 @@ export class Database {
    * error says so (`mayHaveBeenSaved`); a failure before it was sent, or an error PostgreSQL
    * answered, is `what`.
    */
-  async autocommit<T>(what: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
+  autocommit<T>(what: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.outsideTransaction(what, fn, (error, cause) =>
+      isConnectionError(cause) && !neverSent(error)
+        ? this.lostInFlight('before the write was answered', error)
+        : this.failure(cause, what),
+    );
+  }
+
+  /** A connection for a call. @throws the store's error ending in `what` when none can be had. */
+  private async connectFor(what: string): Promise<pg.PoolClient> {
     try {
-      client = await this.connect();
+      return await this.connect();
     } catch (error) {
       throw this.failure(error, what);
     }
+  }
+
+  /**
+   * Runs `fn` on one connection outside a transaction, released after it (dropped when the
+   * connection failed). The error `fn` threw is answered by `failed(error, cause)`: `cause` is the
+   * error that failed the connection when the statement was never sent, else `error` itself.
+   */
+  private async outsideTransaction<T>(
+    what: string,
+    fn: (client: pg.PoolClient) => Promise<T>,
+    failed: (error: unknown, cause: unknown) => DatabaseError,
+  ): Promise<T> {
+    const client = await this.connectFor(what);
     try {
       const result = await fn(client);
       client.release();
       return result;
     } catch (error) {
       const cause = this.cause(client, error);
-      const lost = isConnectionError(cause);
-      client.release(lost ? (cause as Error) : undefined);
-      if (lost && !neverSent(error)) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new DatabaseError(`${this.target}: the connection was lost before the write was answered (${reason})`, {
-          mayHaveBeenSaved: true,
-          cause: error,
-        });
-      }
-      throw this.failure(cause, what);
+      client.release(isConnectionError(cause) ? (cause as Error) : undefined);
+      throw failed(error, cause);
     }
+  }
+
+  /** The error of a write whose connection was lost `when` (after it was sent): it may have been saved. */
+  private lostInFlight(when: string, error: unknown): DatabaseError {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new DatabaseError(`${this.target}: the connection was lost ${when} (${reason})`, {
+      mayHaveBeenSaved: true,
+      cause: error,
+    });
   }
 
   /**
@@ -267,12 +275,7 @@ export class Database {
    * before the COMMIT was sent rolls back: `what` (nothing was changed) holds.
    */
   async transaction<T>(mode: string, what: string, fn: TransactionWork<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.connect();
-    } catch (error) {
-      throw this.failure(error, what);
-    }
+    const client = await this.connectFor(what);
     let broken: unknown;
     let wrote = false;
     let committing = false;
@@ -292,11 +295,7 @@ export class Database {
       // its answer came, so it may have committed. A COMMIT answered with an error (the server
       // rolled back), or never sent (node-postgres refuses a failed connection), committed nothing.
       if (committing && wrote && isConnectionError(error) && !neverSent(error)) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new DatabaseError(`${this.target}: the connection was lost during COMMIT (${reason})`, {
-          mayHaveBeenSaved: true,
-          cause: error,
-        });
+        throw this.lostInFlight('during COMMIT', error);
       }
       throw this.failure(cause, what);
     } finally {
