@@ -3,24 +3,15 @@
 // started again. A watcher must hear of the change each time.
 import { randomUUID } from 'node:crypto';
 import { TaskTools } from '@raider/todo-tools';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { figure, sleep } from '../test/figures.js';
+import { closeOpened, openLists as open } from '../test/opened-lists.js';
 import { backendsOf, freshDatabase, runSql } from '../test/postgres-faults.js';
 import { startPostgres } from '../test/postgres-server.js';
-import { openPostgresLists, type PostgresListsOptions } from './index.js';
+import type { openPostgresLists } from './index.js';
 
 const url = inject('databaseUrl');
 const embedded = inject('databaseEmbedded');
-const opened: ReturnType<typeof openPostgresLists>[] = [];
-afterAll(async () => {
-  for (const lists of opened) await lists.close();
-});
-
-function open(options: Partial<PostgresListsOptions> & { connectionString: string }) {
-  const lists = openPostgresLists(options);
-  opened.push(lists);
-  return lists;
-}
 
 /** Watches list `id` of `lists`: the times it was woken, once the LISTEN connection is up. */
 async function watching(lists: ReturnType<typeof openPostgresLists>, id: string): Promise<number[]> {
@@ -80,7 +71,7 @@ describe('the LISTEN connection', () => {
           process.kill(frozen, 'SIGCONT');
           await runSql(url, 'SELECT pg_terminate_backend($1)', [frozen]);
         }
-        for (const lists of opened.splice(0)) await lists.close();
+        await closeOpened();
         await database.drop();
       }
     },
@@ -118,7 +109,7 @@ describe('the LISTEN connection', () => {
       );
       expect(JSON.stringify(statuses)).not.toContain('raider:raider');
     } finally {
-      for (const lists of opened.splice(0)) await lists.close();
+      await closeOpened();
       await server.destroy();
     }
   }, 90_000);

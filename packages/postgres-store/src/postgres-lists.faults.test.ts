@@ -4,24 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { TaskTools } from '@raider/todo-tools';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { figure, sleep, within } from '../test/figures.js';
+import { closeOpened, openLists as open } from '../test/opened-lists.js';
 import { backendsOf, commitLosingProxy, holdListLock, lockHolder, roleWithSlots } from '../test/postgres-faults.js';
-import { DatabaseError, openPostgresLists, type PostgresListsOptions } from './index.js';
+import { DatabaseError } from './index.js';
 
 const url = inject('databaseUrl');
 const embedded = inject('databaseEmbedded');
-const opened: ReturnType<typeof openPostgresLists>[] = [];
-afterAll(async () => {
-  for (const lists of opened) await lists.close();
-});
-
-/** The lists of the database (as another server would open them), closed after the file. */
-function open(options: Partial<PostgresListsOptions> = {}) {
-  const lists = openPostgresLists({ connectionString: url, ...options });
-  opened.push(lists);
-  return lists;
-}
 
 const create = (tools: TaskTools, subject: string) =>
   tools.createTask({ subject, description: '' }).then((answer) => answer.text);
@@ -153,7 +143,7 @@ describe('every connection slot taken', () => {
         );
         figure("another server's burst ended -> this server's call answered", Date.now() - started);
       } finally {
-        for (const lists of opened.splice(0)) await lists.close();
+        await closeOpened();
         await role.drop();
       }
     },

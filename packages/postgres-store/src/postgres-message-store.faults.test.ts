@@ -3,22 +3,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { figure, sleep, tally } from '../test/figures.js';
+import { closeOpened, openLists as open } from '../test/opened-lists.js';
 import { startPostgres } from '../test/postgres-server.js';
-import { DatabaseError, openPostgresLists, type PostgresListsOptions } from './index.js';
+import { DatabaseError } from './index.js';
 
 const url = inject('databaseUrl');
-const opened: ReturnType<typeof openPostgresLists>[] = [];
-afterAll(async () => {
-  for (const lists of opened) await lists.close();
-});
-
-function open(options: Partial<PostgresListsOptions> & { connectionString: string }) {
-  const lists = openPostgresLists(options);
-  opened.push(lists);
-  return lists;
-}
 
 const plain = (to: string, text: string) => ({ to, text, notification: false });
 
@@ -129,7 +120,7 @@ describe('PostgreSQL restarts in the middle of a stream of messages', () => {
         `${acknowledged.size} sends acknowledged, ${refused.length} refused, ${mayHaveBeenSaved.size} may have been saved, ${taken.length - seen.size} taken twice (${failedDones} dones lost)`,
       );
     } finally {
-      for (const lists of opened.splice(0)) await lists.close();
+      await closeOpened();
       await server.destroy();
     }
   }, 120_000);

@@ -5,23 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { MessageLimitError, type MessageStore, RegistryArgumentError } from '@raider/tasks-registry';
 import { describeMessageStoreConformance } from '@raider/tasks-registry/conformance';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { openLists as open } from '../test/opened-lists.js';
 import { commitLosingProxy, freshDatabase, runSql } from '../test/postgres-faults.js';
-import { DatabaseError, openPostgresLists, type PostgresListsOptions } from './index.js';
+import { DatabaseError, openPostgresLists } from './index.js';
 import { MIGRATIONS } from './schema.js';
 
 const url = inject('databaseUrl');
-const opened: ReturnType<typeof openPostgresLists>[] = [];
-afterAll(async () => {
-  for (const lists of opened) await lists.close();
-});
-
-/** The lists of the database, as another server would open them; closed after the file. */
-function open(options: Partial<PostgresListsOptions> = {}) {
-  const lists = openPostgresLists({ connectionString: url, ...options });
-  opened.push(lists);
-  return lists;
-}
 
 const plain = (to: string, text: string) => ({ to, text, notification: false });
 
