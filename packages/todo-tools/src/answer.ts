@@ -2,8 +2,9 @@
  * What the task tools and todo_write answer: a text, an error flag, and for an MCP result the
  * structured content beside the text. Every rejection reads `Error: <what was wrong>`.
  */
+
+import { formatIssues } from '@raider/kit/schemas';
 import type { z } from 'zod';
-import { formatIssues } from './schema-fields.js';
 import type { ToolCallResult } from './tool-definition.js';
 import type { ToolAnswer } from './types.js';
 

@@ -9,16 +9,6 @@ import { nestsDeeperThan } from './metadata.js';
 import { received } from './received.js';
 import { jsonRecord } from './tool-input.js';
 
-/**
- * The issues of a failed parse in one line, each as `field: message` (`metadata: expected an
- * object of keys and values, received []`), joined by `; `.
- */
-export function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
-}
-
 /** A string with a length limit; a blank one (empty or white space only) is rejected unless `blank`. */
 export function text(max: number, { blank }: { blank: boolean }) {
   let schema = z.string({ error: (issue) => `expected a string, received ${received(issue.input)}` });

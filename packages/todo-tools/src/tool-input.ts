@@ -5,10 +5,11 @@
  * that every rejection reads alike (`Error: <field>: expected …, received …`), the `todo` tool
  * answers it in its envelope, and MCP and the direct API answer every input alike.
  *
- * So a tool is registered with an *advertised* schema: what clients see in tools/list is exactly
- * the JSON Schema of the real one (types, limits, descriptions, no unknown keys), while the SDK's
- * own check lets any object through to the tool. An advertised schema is a zod schema (what v1
- * takes) whose JSON Schema (`jsonSchemaOf`) is also handed to the SDKs that take JSON (v2).
+ * So a tool is registered with an *advertised* schema (`advertised`, `advertisedOutput` of
+ * `@raider/kit/schemas`): what clients see in tools/list is exactly the JSON Schema of the real one
+ * (types, limits, descriptions, no unknown keys), while the SDK's own check lets any object through
+ * to the tool. An advertised schema is a zod schema (what v1 takes) whose JSON Schema
+ * (`jsonSchemaOf`) is also handed to the SDKs that take JSON (v2).
  */
 import { z } from 'zod';
 import { received } from './received.js';
@@ -49,71 +50,6 @@ export function jsonRecord(error?: (issue: { input?: unknown }) => string) {
       error: error ?? ((issue) => `expected an object of keys and values, received ${received(issue.input)}`),
     })
     .meta({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: JSON_VALUE_SCHEMA });
-}
-
-/**
- * An input schema for `registerTool` that shows clients the JSON Schema of `schema` (an object
- * schema) and lets every object through the SDK's check: each property is `unknown`, carrying the
- * real property's JSON Schema as its metadata; the required ones are advertised as required and
- * unknown keys as refused. The tool checks the arguments with `schema` itself.
- */
-export function advertised(schema: z.ZodObject): z.ZodObject {
-  const known = advertisedOf.get(schema);
-  if (known) return known;
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as {
-    properties?: Record<string, Record<string, unknown>>;
-    required?: string[];
-    description?: string;
-  };
-  const shape: Record<string, z.ZodType> = {};
-  for (const [key, property] of Object.entries(json.properties ?? {})) {
-    // Optional for the SDK's check (a missing argument is the tool's to word); `required` below
-    // tells clients what is.
-    shape[key] = z.unknown().optional().meta(property);
-  }
-  const required = json.required?.length ? { required: json.required } : {};
-  const made = opaque(z.looseObject(shape).meta({ additionalProperties: false, ...required }), 'input');
-  advertisedOf.set(schema, made);
-  return made;
-}
-
-/**
- * A schema any object passes at the least cost (no property to walk), showing clients exactly the
- * JSON Schema of `shown` (as the SDK writes it: draft-7, for `io`). The SDK checks every call's
- * arguments and structured result against the schemas a tool was registered with; ours are only
- * there to be shown, so their checks should cost nothing.
- */
-function opaque(shown: z.ZodObject, io: 'input' | 'output'): z.ZodObject {
-  const { $schema: _, ...json } = z.toJSONSchema(shown, { target: 'draft-7', io, unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
-  return z.looseObject({}).meta(json);
-}
-
-// Each schema is advertised once, however many conversations register it.
-const advertisedOf = new WeakMap<z.ZodObject, z.ZodObject>();
-
-/**
- * An output schema for `registerTool` that shows clients the JSON Schema of `shape` (the real
- * output) and costs the SDK next to nothing to check: after every call the SDK validates the
- * structured result against the output schema, which for a whole list (the `todo` tool's details,
- * task_list) costs several times the call itself. Our results are built by our own code from
- * checked state, so the check can only pass; each property is `unknown`, carrying the real
- * property's JSON Schema. What clients see in tools/list is unchanged.
- */
-export function advertisedOutput(shape: z.ZodRawShape): z.ZodObject {
-  const json = z.toJSONSchema(z.object(shape), { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as {
-    properties?: Record<string, Record<string, unknown>>;
-    required?: string[];
-    additionalProperties?: unknown;
-  };
-  const advertisedShape: Record<string, z.ZodType> = {};
-  const required = new Set(json.required ?? []);
-  for (const [key, property] of Object.entries(json.properties ?? {})) {
-    advertisedShape[key] = required.has(key) ? z.unknown().meta(property) : z.unknown().optional().meta(property);
-  }
-  return opaque(z.object(advertisedShape), 'output');
 }
 
 /** `value` and everything in it frozen (a JSON Schema shared by every object with the same limits). */

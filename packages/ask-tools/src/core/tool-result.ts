@@ -2,9 +2,10 @@
  * What the question tools answer with: text results both SDKs take as their `CallToolResult`.
  * Every outcome that is not an answer is an error result the model can act on.
  */
+
+import { formatIssues } from '@raider/kit/schemas';
 import type { z } from 'zod';
 import { type AskFailure, failureText } from './outcomes.js';
-import { formatIssues } from './tool-input.js';
 
 /**
  * A tool result of text: the answer (with `structuredContent` beside it when structured output

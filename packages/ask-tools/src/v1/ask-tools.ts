@@ -8,12 +8,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { advertised } from '@raider/kit/schemas';
 import { ASK_USER } from '../core/ask-user.js';
 import { ASK_USER_QUESTION } from '../core/ask-user-question.js';
 import { askWhileWaiting, DEFAULT_PROGRESS_INTERVAL_MS, DEFAULT_TIMEOUT_MS, type ToolCall } from '../core/asking.js';
 import { UNAVAILABLE } from '../core/outcomes.js';
 import { ANNOTATIONS, type QuestionTool } from '../core/question-tool.js';
-import { advertised } from '../core/tool-input.js';
 import { failure } from '../core/tool-result.js';
 import type { Answerer } from '../core/types.js';
 import { VERSION } from '../core/version.js';

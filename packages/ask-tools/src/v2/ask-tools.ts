@@ -13,6 +13,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { advertised } from '@raider/kit/schemas';
 import { z } from 'zod';
 import { ASK_USER } from '../core/ask-user.js';
 import { ASK_USER_QUESTION } from '../core/ask-user-question.js';
@@ -27,7 +28,6 @@ import {
 import { acceptedForm } from '../core/elicitation-form.js';
 import { duration, UNAVAILABLE } from '../core/outcomes.js';
 import { ANNOTATIONS, type QuestionTool } from '../core/question-tool.js';
-import { advertised } from '../core/tool-input.js';
 import { failure, type ToolResult } from '../core/tool-result.js';
 import type { Answerer } from '../core/types.js';
 import { VERSION } from '../core/version.js';

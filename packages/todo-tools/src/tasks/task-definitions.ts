@@ -3,10 +3,11 @@
  * and a handler that answers a plain result (no SDK: the entries' adapters mount them). What each
  * tool does is the handlers' (TaskCalls); this is how a client sees them.
  */
+
+import { advertised, advertisedOutput } from '@raider/kit/schemas';
 import { z } from 'zod';
 import { type Answer, toResult } from '../answer.js';
 import type { ToolDefinition } from '../tool-definition.js';
-import { advertised, advertisedOutput } from '../tool-input.js';
 import { presented, type ToolPresentation } from '../tool-presentation.js';
 import type { taskSchemas } from './task-schemas.js';
 import { taskItemSchema } from './task-validation.js';

@@ -3,10 +3,11 @@
  * (`restoreTasks`) and the records a store hands in. A list that does not validate is refused
  * with an InvalidListError that says what is wrong, never half-taken.
  */
+
+import { formatIssues } from '@raider/kit/schemas';
 import { z } from 'zod';
 import { InvalidListError } from '../errors.js';
 import { tooDeeplyNested } from '../metadata.js';
-import { formatIssues } from '../schema-fields.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { jsonRecord } from '../tool-input.js';
 import type { TaskItem } from '../types.js';

@@ -3,6 +3,8 @@
  * keeps it in a store when there is one, hands it to `onUpdate` and renders the answer. It holds
  * no list of its own.
  */
+
+import { advertised, advertisedOutput } from '@raider/kit/schemas';
 import { z } from 'zod';
 import { type Answer, rejected, storeProblem, toResult } from '../answer.js';
 import { TodoWriteListError } from '../errors.js';
@@ -11,7 +13,6 @@ import { received } from '../received.js';
 import { objectError, status, TASK_STATUSES, text } from '../schema-fields.js';
 import type { ListStore, TodoWriteState } from '../store/list-store.js';
 import type { ToolDefinition } from '../tool-definition.js';
-import { advertised, advertisedOutput } from '../tool-input.js';
 import { presented, type ToolPresentation } from '../tool-presentation.js';
 import type { TodoWriteItem } from '../types.js';
 

@@ -5,6 +5,8 @@
  * One object holds one list; every result carries the whole state (`details`) so a transcript
  * can rebuild it with `replayTodo`.
  */
+
+import { advertised, advertisedOutput } from '@raider/kit/schemas';
 import { z } from 'zod';
 import { storeFailure } from '../answer.js';
 import { InvalidListError } from '../errors.js';
@@ -14,7 +16,7 @@ import { serial } from '../serial.js';
 import type { ListStore } from '../store/list-store.js';
 import { runStored } from '../store/stored-call.js';
 import type { ToolCallResult, ToolDefinition } from '../tool-definition.js';
-import { advertised, advertisedOutput, jsonRecord } from '../tool-input.js';
+import { jsonRecord } from '../tool-input.js';
 import { presentationOf, presented, type ToolPresentation } from '../tool-presentation.js';
 import type { TodoSnapshot } from '../types.js';
 import { guidanceText, type TodoGuidance } from './todo-guidance.js';
