@@ -38,6 +38,24 @@ describe('memoryMessageStore', () => {
     expect(Object.isFrozen(first)).toBe(true);
   });
 
+  it('is a plain object of four functions, each of which works handed on alone', async () => {
+    const store = memoryMessageStore();
+    expect(Object.keys(store)).toEqual(['send', 'take', 'peek', 'watch']);
+    const { send, take, peek, watch } = store;
+    let woken = 0;
+    const stop = watch('bob', () => {
+      woken += 1;
+    });
+    await send(plain('bob', 'hi'));
+    expect((await peek('bob')).map((message) => message.text)).toEqual(['hi']);
+    const delivery = await take('bob');
+    await delivery.done();
+    await settle();
+    stop();
+    expect(woken).toBe(1);
+    expect(await peek('bob')).toEqual([]);
+  });
+
   it('keeps only the known fields of a message, with absent ones left out', async () => {
     const store = memoryMessageStore();
     const sent = { ...plain('bob', 'hi'), about: undefined, extra: 'dropped' } as OutgoingMessage;

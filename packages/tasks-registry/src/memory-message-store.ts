@@ -116,51 +116,138 @@ export function memoryMessageStore(options: MemoryMessageStoreOptions = {}): Mes
       `memoryMessageStore: now: expected a function or nothing, received ${received(options.now)}`,
     );
   }
-  const now = options.now ?? Date.now;
-  // Messages by id per agent; a Map keeps insertion order, which is id order (sends append).
-  const inboxes = new Map<string, Map<string, Held>>();
-  const watchers = new Map<string, Set<Watcher>>();
-  let lastId = 0;
+  const inboxes = new MemoryInboxes(limits, options.now ?? Date.now);
+  // A plain object of four functions, as before the state became a class: it can be spread and its
+  // functions handed on alone.
+  return {
+    send: (message) => inboxes.send(message),
+    take: (agent, takeOptions) => inboxes.take(agent, takeOptions),
+    peek: (agent) => inboxes.peek(agent),
+    watch: (agent, onMessage) => inboxes.watch(agent, onMessage),
+  };
+}
 
-  const expired = (held: Held, time: number): boolean => time - held.message.sentAt > limits.maxAgeMs;
-  const reserved = (held: Held, time: number): boolean => held.lease !== undefined && held.lease.until > time;
+/** The inboxes of one memory store: the messages by agent, the watchers, the last id handed out. */
+class MemoryInboxes {
+  /** Messages by id per agent; a Map keeps insertion order, which is id order (sends append). */
+  private readonly inboxes = new Map<string, Map<string, Held>>();
+  private readonly watchers = new Map<string, Set<Watcher>>();
+  private lastId = 0;
 
-  function forgetIfEmpty(agent: string, inbox: Map<string, Held>): void {
-    if (inbox.size === 0 && inboxes.get(agent) === inbox) inboxes.delete(agent);
+  constructor(
+    private readonly limits: Readonly<MessageLimits>,
+    private readonly now: () => number,
+  ) {}
+
+  async send(message: OutgoingMessage): Promise<StoredMessage> {
+    checkOutgoing(message, this.limits);
+    let inbox = this.inboxes.get(message.to);
+    if (inbox && inbox.size >= this.limits.maxInboxMessages) {
+      // Full: what has expired makes room first (a full inbox is rare, its walk short).
+      const time = this.now();
+      for (const [id, held] of inbox) if (!this.reserved(held, time) && this.expired(held, time)) inbox.delete(id);
+      if (inbox.size >= this.limits.maxInboxMessages) throw fullInboxError(message.to, this.limits.maxInboxMessages);
+    }
+    if (!inbox) {
+      inbox = new Map();
+      this.inboxes.set(message.to, inbox);
+    }
+    this.lastId += 1;
+    const stored = storedMessage(message, String(this.lastId), this.now());
+    inbox.set(stored.id, { message: stored });
+    this.wake(message.to);
+    return stored;
+  }
+
+  async take(agent: string, takeOptions?: TakeOptions): Promise<MessageDelivery> {
+    checkAgent('take', 'agent', agent);
+    checkTakeOptions(takeOptions);
+    const leaseMs = takeOptions?.leaseMs ?? DEFAULT_LEASE_MS;
+    const max = takeOptions?.max ?? Number.POSITIVE_INFINITY;
+    const lease: Lease = { until: this.now() + leaseMs };
+    const taken: Held[] = [];
+    this.walk(agent, (held) => {
+      held.lease = lease;
+      taken.push(held);
+      return taken.length < max;
+    });
+    return this.delivery(agent, taken, lease, leaseMs);
+  }
+
+  async peek(agent: string): Promise<StoredMessage[]> {
+    checkAgent('peek', 'agent', agent);
+    const waiting: StoredMessage[] = [];
+    this.walk(agent, (held) => {
+      waiting.push(held.message);
+      return true;
+    });
+    return waiting;
+  }
+
+  watch(agent: string, onMessage: () => void): () => void {
+    checkAgent('watch', 'agent', agent);
+    if (typeof onMessage !== 'function') {
+      throw new RegistryArgumentError(`watch: onMessage: expected a function, received ${received(onMessage)}`);
+    }
+    const watcher: Watcher = { onMessage };
+    let set = this.watchers.get(agent);
+    if (!set) {
+      set = new Set();
+      this.watchers.set(agent, set);
+    }
+    set.add(watcher);
+    return () => {
+      const current = this.watchers.get(agent);
+      if (!current?.delete(watcher)) return;
+      if (current.size === 0) this.watchers.delete(agent);
+    };
+  }
+
+  private expired(held: Held, time: number): boolean {
+    return time - held.message.sentAt > this.limits.maxAgeMs;
+  }
+
+  private reserved(held: Held, time: number): boolean {
+    return held.lease !== undefined && held.lease.until > time;
+  }
+
+  private forgetIfEmpty(agent: string, inbox: Map<string, Held>): void {
+    if (inbox.size === 0 && this.inboxes.get(agent) === inbox) this.inboxes.delete(agent);
   }
 
   /** Walks the agent's inbox oldest first, dropping expired messages; `visit` returns false to stop. */
-  function walk(agent: string, visit: (held: Held) => boolean): void {
-    const inbox = inboxes.get(agent);
+  private walk(agent: string, visit: (held: Held) => boolean): void {
+    const inbox = this.inboxes.get(agent);
     if (!inbox) return;
-    const time = now();
+    const time = this.now();
     for (const [id, held] of inbox) {
-      if (reserved(held, time)) continue;
-      if (expired(held, time)) inbox.delete(id);
+      if (this.reserved(held, time)) continue;
+      if (this.expired(held, time)) inbox.delete(id);
       else if (!visit(held)) break;
     }
-    forgetIfEmpty(agent, inbox);
+    this.forgetIfEmpty(agent, inbox);
   }
 
   /** Wakes the agent's watchers, in a later microtask: outside the code that changed the inbox. */
-  function wake(agent: string): void {
-    if (!watchers.has(agent)) return;
+  private wake(agent: string): void {
+    if (!this.watchers.has(agent)) return;
     queueMicrotask(() => {
-      const current = watchers.get(agent);
+      const current = this.watchers.get(agent);
       if (current) for (const watcher of [...current]) if (current.has(watcher)) call(watcher);
     });
   }
 
-  function delivery(agent: string, taken: readonly Held[], lease: Lease, leaseMs: number): MessageDelivery {
+  /** What a take hands back: its messages, and `done` and `release`, which settle it once. */
+  private delivery(agent: string, taken: readonly Held[], lease: Lease, leaseMs: number): MessageDelivery {
     let settled = taken.length === 0;
     const stillHeld = () =>
-      taken.filter((held) => held.lease === lease && inboxes.get(agent)?.get(held.message.id) === held);
+      taken.filter((held) => held.lease === lease && this.inboxes.get(agent)?.get(held.message.id) === held);
     // Wakes the watchers when the lease lapses with messages still held: the next take gets them.
     const lapse = settled
       ? undefined
       : setTimeout(
           () => {
-            if (!settled && stillHeld().length > 0) wake(agent);
+            if (!settled && stillHeld().length > 0) this.wake(agent);
           },
           Math.min(leaseMs + 1, LONGEST_TIMER),
         );
@@ -174,82 +261,16 @@ export function memoryMessageStore(options: MemoryMessageStoreOptions = {}): Mes
     return {
       messages: Object.freeze(taken.map((held) => held.message)),
       // A message another take holds now (this lease lapsed and it was taken again) is that take's.
-      async done() {
-        const inbox = inboxes.get(agent);
+      done: async () => {
+        const inbox = this.inboxes.get(agent);
         for (const held of settle()) inbox?.delete(held.message.id);
-        if (inbox) forgetIfEmpty(agent, inbox);
+        if (inbox) this.forgetIfEmpty(agent, inbox);
       },
-      async release() {
+      release: async () => {
         const given = settle();
         for (const held of given) held.lease = undefined;
-        if (given.length > 0) wake(agent);
+        if (given.length > 0) this.wake(agent);
       },
     };
   }
-
-  return {
-    async send(message: OutgoingMessage): Promise<StoredMessage> {
-      checkOutgoing(message, limits);
-      let inbox = inboxes.get(message.to);
-      if (inbox && inbox.size >= limits.maxInboxMessages) {
-        // Full: what has expired makes room first (a full inbox is rare, its walk short).
-        const time = now();
-        for (const [id, held] of inbox) if (!reserved(held, time) && expired(held, time)) inbox.delete(id);
-        if (inbox.size >= limits.maxInboxMessages) throw fullInboxError(message.to, limits.maxInboxMessages);
-      }
-      if (!inbox) {
-        inbox = new Map();
-        inboxes.set(message.to, inbox);
-      }
-      lastId += 1;
-      const stored = storedMessage(message, String(lastId), now());
-      inbox.set(stored.id, { message: stored });
-      wake(message.to);
-      return stored;
-    },
-
-    async take(agent: string, takeOptions?: TakeOptions): Promise<MessageDelivery> {
-      checkAgent('take', 'agent', agent);
-      checkTakeOptions(takeOptions);
-      const leaseMs = takeOptions?.leaseMs ?? DEFAULT_LEASE_MS;
-      const max = takeOptions?.max ?? Number.POSITIVE_INFINITY;
-      const lease: Lease = { until: now() + leaseMs };
-      const taken: Held[] = [];
-      walk(agent, (held) => {
-        held.lease = lease;
-        taken.push(held);
-        return taken.length < max;
-      });
-      return delivery(agent, taken, lease, leaseMs);
-    },
-
-    async peek(agent: string): Promise<StoredMessage[]> {
-      checkAgent('peek', 'agent', agent);
-      const waiting: StoredMessage[] = [];
-      walk(agent, (held) => {
-        waiting.push(held.message);
-        return true;
-      });
-      return waiting;
-    },
-
-    watch(agent: string, onMessage: () => void): () => void {
-      checkAgent('watch', 'agent', agent);
-      if (typeof onMessage !== 'function') {
-        throw new RegistryArgumentError(`watch: onMessage: expected a function, received ${received(onMessage)}`);
-      }
-      const watcher: Watcher = { onMessage };
-      let set = watchers.get(agent);
-      if (!set) {
-        set = new Set();
-        watchers.set(agent, set);
-      }
-      set.add(watcher);
-      return () => {
-        const current = watchers.get(agent);
-        if (!current?.delete(watcher)) return;
-        if (current.size === 0) watchers.delete(agent);
-      };
-    },
-  };
 }
