@@ -3,6 +3,7 @@
  * update closes no cycle: a task in a cycle would wait for itself, blocked for ever. Each
  * function costs what the call touches, never the size of the list.
  */
+import { reaches } from '@raider/kit/graph';
 import type { StoredTask } from './stored-task.js';
 
 /** The links an update would add: the task as it would be, and the ids newly in its blocks and blockedBy. */
@@ -43,8 +44,9 @@ export function newLinks(
 }
 
 /**
- * The text of the refusal when the planned links would close a cycle, else undefined. Walks,
- * iteratively (a chain of 100 000 tasks does not overflow the stack), only what the new links reach.
+ * The text of the refusal when the planned links would close a cycle, else undefined. Walks (the
+ * kit's `reaches`, iterative: a chain of 100 000 tasks does not overflow the stack) only what the
+ * new links reach.
  */
 export function cycleIn(tasks: ReadonlyMap<string, StoredTask>, plan: PlannedLinks): string | undefined {
   if (!plan.newBlocks.length && !plan.newBlockedBy.length) return undefined;
@@ -57,30 +59,16 @@ export function cycleIn(tasks: ReadonlyMap<string, StoredTask>, plan: PlannedLin
     return newlyWaiting.has(id) ? [...existing, self] : existing;
   };
   for (const id of plan.newBlockedBy) {
-    if (reaches(waitsOn, id, self)) {
+    if (reaches([id], self, waitsOn)) {
       return `addBlockedBy: expected ids of tasks that do not wait on #${self}, received "${id}" (#${id} already waits on #${self}: a cycle would block them both for ever)`;
     }
   }
   for (const id of plan.newBlocks) {
-    if (reaches(waitsOn, self, id)) {
+    if (reaches([self], id, waitsOn)) {
       return `addBlocks: expected ids of tasks #${self} does not wait on, received "${id}" (#${self} already waits on #${id}: a cycle would block them both for ever)`;
     }
   }
   return undefined;
-}
-
-/** True when `target` is reached from `from` following `waitsOn`, depth first with a stack of its own. */
-function reaches(waitsOn: (id: string) => Iterable<string>, from: string, target: string): boolean {
-  const seen = new Set<string>();
-  const stack = [from];
-  while (stack.length) {
-    const id = stack.pop() as string;
-    if (id === target) return true;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    for (const next of waitsOn(id)) if (!seen.has(next)) stack.push(next);
-  }
-  return false;
 }
 
 /** Adds `task`'s links to the other end of each: its blockers' `blocks`, its dependants' `blockedBy`. */

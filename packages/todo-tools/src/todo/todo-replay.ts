@@ -4,6 +4,7 @@
  * never half-applied.
  */
 
+import { hasCycle } from '@raider/kit/graph';
 import type { TodoSnapshot, TodoTask, TodoTaskStatus } from '../types.js';
 import { isRecord, TODO_STATUSES } from './todo-params.js';
 
@@ -44,38 +45,8 @@ export function readSnapshot(value: unknown): TodoSnapshot | string {
       if (!byId.has(dep)) return `#${task.id} is blocked by #${dep}, which is not in the list`;
     }
   }
-  if (hasCycle(byId)) return 'the blockedBy graph has a cycle';
+  if (hasCycle(byId.keys(), (id) => byId.get(id)?.blockedBy ?? [])) return 'the blockedBy graph has a cycle';
   return { tasks: [...byId.values()], nextId };
-}
-
-/** Three-colour depth-first search without recursion, so long chains cannot overflow the stack. */
-function hasCycle(byId: ReadonlyMap<number, TodoTask>): boolean {
-  const DONE = 2;
-  const OPEN = 1;
-  const state = new Map<number, number>();
-  for (const root of byId.keys()) {
-    if (state.has(root)) continue;
-    const stack: [number, number][] = [[root, 0]];
-    state.set(root, OPEN);
-    while (stack.length) {
-      const top = stack[stack.length - 1] as [number, number];
-      const deps = byId.get(top[0])?.blockedBy ?? [];
-      if (top[1] < deps.length) {
-        const dep = deps[top[1]] as number;
-        top[1] += 1;
-        const seen = state.get(dep);
-        if (seen === OPEN) return true;
-        if (seen === undefined) {
-          state.set(dep, OPEN);
-          stack.push([dep, 0]);
-        }
-      } else {
-        state.set(top[0], DONE);
-        stack.pop();
-      }
-    }
-  }
-  return false;
 }
 
 /**

@@ -7,6 +7,7 @@
  * vector: a snapshot captures the vector in constant time and builds its array only when read, so
  * the whole-list `details` every result carries costs nothing until someone looks at it.
  */
+import { reaches } from '@raider/kit/graph';
 import { copyMetadata, mergeMetadata } from '../metadata.js';
 import type { TodoSnapshot, TodoTask, TodoTaskStatus } from '../types.js';
 import { PersistentVector } from './persistent-vector.js';
@@ -294,27 +295,11 @@ export class TodoState {
         added.push(dep);
       }
     }
-    if (added.length && this.reaches(added, current.id)) {
+    // Adding edges to `added` closes a cycle when one of them already reaches this task.
+    if (added.length && reaches(added, current.id, (id) => this.task(id)?.blockedBy ?? [])) {
       return { error: 'addBlockedBy would create a cycle in the blockedBy graph' };
     }
     return { blockedBy };
-  }
-
-  /**
-   * True when `target` is reachable from any of `starts` along blockedBy edges: adding an edge
-   * from target to a start would close a cycle. Iterative, and visits only what is reachable.
-   */
-  private reaches(starts: readonly number[], target: number): boolean {
-    const seen = new Set<number>();
-    const stack = [...starts];
-    while (stack.length) {
-      const id = stack.pop() as number;
-      if (id === target) return true;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      for (const dep of this.task(id)?.blockedBy ?? []) if (!seen.has(dep)) stack.push(dep);
-    }
-    return false;
   }
 
   private list(p: TodoParams): Outcome {
