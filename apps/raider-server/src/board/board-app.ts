@@ -19,13 +19,13 @@ import {
   type RegisteredTool,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { type Answerer, AskError } from '@raider/ask-tools/v2';
+import type { Answerer } from '@raider/ask-tools/v2';
 import { received } from '@raider/kit/received';
 import { z } from 'zod';
 import type { AppState } from '../../board-app/app-state.js';
 import type { Family } from '../types.js';
 import { boardTasks } from './board.js';
-import { type PendingQuestion, pageAsker } from './pending-question.js';
+import { type PendingQuestion, pageAsker, replyToQuestion } from './pending-question.js';
 import { PACKAGE_DIR } from './routes.js';
 
 /** The app's resource. */
@@ -320,20 +320,19 @@ export class BoardApp {
   /** board_answer: an open question answered, or declined. */
   private async answerCall(args: Record<string, unknown> | undefined): Promise<CallToolResult> {
     const { questionId, answer, decline } = args ?? {};
-    const pending = typeof questionId === 'string' ? this.questions.get(questionId) : undefined;
-    if (!pending) {
+    if (typeof questionId !== 'string' || !this.questions.has(questionId)) {
       return error(
         `questionId: expected an open question's id, received ${received(questionId)} (answered or withdrawn already?)`,
       );
     }
     if (decline === true) {
-      pending.reject(new AskError('declined'));
+      replyToQuestion(this.questions, questionId, { decline: true });
       return { content: [{ type: 'text', text: 'Declined' }] };
     }
     if (typeof answer !== 'string' || answer.length > 10_000) {
       return error(`answer: expected the answer (text of at most 10000 characters), received ${received(answer)}`);
     }
-    pending.resolve(answer.trim() === '' ? undefined : answer);
+    replyToQuestion(this.questions, questionId, { answer });
     return { content: [{ type: 'text', text: 'Answered' }] };
   }
 

@@ -4,7 +4,7 @@
  * server-sent events; it answers questions and sends a person's messages to agents.
  */
 import type { ServerResponse } from 'node:http';
-import { type Answerer, AskError } from '@raider/ask-tools/v2';
+import type { Answerer } from '@raider/ask-tools/v2';
 import type {
   BoardAgent,
   BoardAnswer,
@@ -17,7 +17,7 @@ import type {
 import type { BoardConversation } from './board-types.js';
 import { type ConversationInboxes, conversationInboxes } from './conversation-inboxes.js';
 import { InboxWatches, type ListInboxes, listInboxes, type SendOutcome, sendFromBoard } from './inboxes.js';
-import { type PendingQuestion, pageAsker } from './pending-question.js';
+import { type PendingQuestion, pageAsker, replyToQuestion } from './pending-question.js';
 
 export type { BoardAgent, BoardAnswer, BoardList, BoardMessage, BoardQuestion, BoardState, BoardTask };
 
@@ -220,11 +220,7 @@ export class Board {
 
   /** Takes a person's answer to a question; false when the question is no longer open. */
   answer(id: string, answer: BoardAnswer): boolean {
-    const pending = this.questions.get(id);
-    if (!pending) return false;
-    if ('decline' in answer) pending.reject(new AskError('declined'));
-    else pending.resolve(answer.answer.trim() === '' ? undefined : answer.answer);
-    return true;
+    return replyToQuestion(this.questions, id, answer);
   }
 
   /**

@@ -1,9 +1,11 @@
 /**
  * A question asked in a page (the web board, the board app) and waiting there for a person: the
- * one way both ask, so an answer, a decline and a withdrawal end it alike.
+ * one way both ask (`pageAsker`) and the one way both take a person's reply (`replyToQuestion`),
+ * so an answer, a decline and a withdrawal end it alike.
  */
 import { randomUUID } from 'node:crypto';
-import type { Asker } from '@raider/ask-tools/v2';
+import { AskError, type Asker } from '@raider/ask-tools/v2';
+import type { BoardAnswer } from './board-state.js';
 
 /** A question open in a page, as the page shows it, and how the page ends it. */
 export interface PendingQuestion {
@@ -52,4 +54,18 @@ export function pageAsker<Q extends PendingQuestion>(
       signal.addEventListener('abort', onAbort, { once: true });
       changed();
     });
+}
+
+/**
+ * Ends the question `id` of `open` with a person's reply: an answer resolves the ask with its text
+ * (a blank one, empty or white space only, as no answer: `undefined`), a decline rejects it with
+ * `AskError('declined')`; the question leaves `open` either way. False, changing nothing, when no
+ * question `id` is open (answered elsewhere, withdrawn or timed out).
+ */
+export function replyToQuestion(open: ReadonlyMap<string, PendingQuestion>, id: string, reply: BoardAnswer): boolean {
+  const pending = open.get(id);
+  if (!pending) return false;
+  if ('decline' in reply) pending.reject(new AskError('declined'));
+  else pending.resolve(reply.answer.trim() === '' ? undefined : reply.answer);
+  return true;
 }
