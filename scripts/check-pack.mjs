@@ -1,7 +1,8 @@
 // What a user gets from `npm install <package>`: packs the package in the current folder (and
 // the workspace packages it depends on, which are not published yet), installs the tarballs into
-// an empty project with nothing else, imports the package and, for one with a `bin`, runs it with
-// --version. Every published package's `check:package` runs it.
+// an empty project with nothing else, checks that no installed file of it imports the internal kit
+// (@raider/kit, bundled, never published: decision 0003), imports the package and, for one with a
+// `bin`, runs it with --version. Every published package's `check:package` runs it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,19 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const readManifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+
+/** An import of the internal kit or one of its entries, in built JavaScript or declarations. */
+const KIT_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]@raider\/kit(?:\/[^'"]*)?['"]/;
+
+/** The files under `dir` (recursively) that import the internal kit, relative to `dir`. */
+function kitImporters(dir, base = dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : kitImporters(path, base);
+    if (!/\.(m?js|d\.m?ts)$/.test(entry.name)) return [];
+    return KIT_IMPORT.test(readFileSync(path, 'utf8')) ? [path.slice(base.length + 1)] : [];
+  });
+}
 
 /** Folders of the workspace packages, by name. */
 const workspace = new Map(
@@ -59,6 +73,9 @@ try {
   const said = `${install.stdout}${install.stderr}`;
   if (install.status !== 0) throw new Error(`npm install failed:\n${said}`);
   if (/peer dep|ERESOLVE|unmet peer/i.test(said)) throw new Error(`npm warned about a peer:\n${said}`);
+  const leaked = kitImporters(join(project, 'node_modules', ...manifest.name.split('/')));
+  if (leaked.length)
+    throw new Error(`these files import the internal kit, which is never published: ${leaked.join(', ')}`);
   const probe = `const api = await import(${JSON.stringify(manifest.name)});
 if (Object.keys(api).length === 0) { console.error('the package exports nothing'); process.exit(1); }`;
   writeFileSync(join(project, 'probe.mjs'), probe);
