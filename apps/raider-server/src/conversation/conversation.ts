@@ -6,24 +6,21 @@
  * there is one conversation; over HTTP one per 2025-era session, each isolated, and one per list
  * for the 2026 era. Its parts: families.ts, questions.ts, resources.ts, claude-names.ts.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { McpServer, type RegisteredTool, type ServerContext } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { Answerer } from '@raider/ask-tools/v2';
 import { TaskRegistry } from '@raider/tasks-registry';
-import type { TaskListLimits, ToolCallResult, ToolConfig, ToolContext, ToolRegistrar } from '@raider/todo-tools/v2';
-import { BOARD_APP_URI, BoardApp, offerOnAnnouncement, rendersApps } from '../board/board-app.js';
+import type { TaskListLimits } from '@raider/todo-tools/v2';
+import { BOARD_APP_URI, BoardApp } from '../board/board-app.js';
 import type { ListHandle } from '../lists/list-handle.js';
 import { type Logger, silent } from '../log.js';
 import type { Family, Names } from '../types.js';
-import { VERSION } from '../version.js';
 import { underClaudeNames } from './claude-names.js';
+import { ModernQuestionTool, openServer, progressRegistrar, whenAppsRendered } from './conversation-server.js';
 import { mountFamily } from './families.js';
-import { instructions } from './instructions.js';
-import { type Caller, createMessaging, ownersIn } from './messages.js';
+import { type Caller, createMessaging, type Messaging, ownersIn } from './messages.js';
 import { DEFAULT_QUESTION_EXPIRY_MS } from './open-questions.js';
-import { withProgress } from './progress.js';
-import { askingAgent, createQuestions, firstOf } from './questions.js';
+import { createQuestions, firstOf, type Questions } from './questions.js';
 import { plainEntries, registerResources, TASKS_URI, WORK_URI } from './resources.js';
 import { callClient, waitDeadlineMs } from './wait-deadline.js';
 
@@ -142,11 +139,100 @@ export interface Conversation {
   close(reason: string): Promise<void>;
 }
 
+/** The pieces of a conversation its servers are made of. */
+interface Parts {
+  readonly options: ConversationOptions;
+  readonly family: ReturnType<typeof mountFamily>;
+  readonly messaging: Messaging;
+  readonly questions: Questions;
+  readonly modernQuestionTool: ModernQuestionTool;
+  readonly app: BoardApp;
+  readonly registry: TaskRegistry;
+  /** The servers open now, each told of changes. */
+  readonly servers: Map<McpServer, (uri: string) => void>;
+  readonly log: Logger;
+}
+
+/** Conversation.newServer: a fresh server with the conversation's tools and resources. */
+function newServer(parts: Parts, era: Era, request?: { clientCapabilities?: unknown }, caller?: Caller): McpServer {
+  const { options, family, messaging, questions, app, servers, log } = parts;
+  const server = openServer(options);
+  const { registrar, listTools } = progressRegistrar(server, options.progressEveryMs);
+  family.register(messaging.registrar(options.names === 'claude' ? underClaudeNames(registrar) : registrar, caller));
+  const asking = messaging.agentFor(caller);
+  if (era === 'legacy') questions.register(server, era, asking);
+  else parts.modernQuestionTool.registerOn(server, asking);
+  const resources = registerResources(server, era, family.listState, parts.registry);
+  messaging.mount(server, caller, resources);
+  servers.set(server, (uri) => resources.notify(uri));
+  server.server.onclose = () => {
+    servers.delete(server);
+  };
+  // The board app, offered only to a client that announces MCP Apps.
+  if (options.boardApp !== false) {
+    whenAppsRendered(server, era, request, () => {
+      app.offer(server, listTools);
+      resources.addReader(BOARD_APP_URI, async () => app.read());
+      log.debug('the client renders MCP Apps: the board app is offered');
+    });
+  }
+  return server;
+}
+
+/** The conversation's messaging (messages.ts): its agents, inboxes and wake-ups. */
+function messagingFor(
+  options: ConversationOptions,
+  id: string,
+  owners: () => Promise<string[]>,
+  changed: (uri: string) => void,
+  log: Logger,
+): Messaging {
+  return createMessaging({
+    names: options.names,
+    team: options.team === true,
+    agent: options.agent,
+    conversationId: id,
+    list: options.list,
+    namedAgents: options.namedAgents === true,
+    owners,
+    changed,
+    progressEveryMs: options.progressEveryMs,
+    deadline: { fixedMs: options.waitDeadlineMs, transport: options.transport ?? 'stdio' },
+    log,
+  });
+}
+
+/** The conversation's questions (questions.ts), answered by the client, the web board or the board app. */
+function questionsFor(
+  options: ConversationOptions,
+  registry: TaskRegistry,
+  appAnswerer: Answerer,
+  messaging: Messaging,
+  log: Logger,
+): Questions {
+  return createQuestions(registry, {
+    names: options.names,
+    askTimeoutMs: options.askTimeoutMs,
+    structuredOutput: options.structuredOutput === true,
+    stateSecret: options.stateSecret,
+    // The web board and the board app: where both are open, the first answer wins.
+    fallbackAnswerer: () => firstOf(options.fallbackAnswerer?.(), appAnswerer()),
+    deadline: deadlineOf(options),
+    listId: options.list?.id,
+    expiryMs: options.questionExpiryMs ?? DEFAULT_QUESTION_EXPIRY_MS,
+    progressEveryMs: options.progressEveryMs,
+    answeredWhileAway: (question) => messaging.tellAnswered(question),
+    log,
+  });
+}
+
+const deadlineOf = (options: ConversationOptions) =>
+  ({ fixedMs: options.waitDeadlineMs, transport: options.transport ?? 'stdio' }) as const;
+
 /** Builds a conversation. */
 export function createConversation(options: ConversationOptions): Conversation {
   const log = options.log ?? silent;
   const registry = new TaskRegistry();
-  /** The servers open now, each told of changes. */
   const servers = new Map<McpServer, (uri: string) => void>();
   const listeners = new Set<(uri: string) => void>();
   const changed = (uri: string) => {
@@ -157,159 +243,37 @@ export function createConversation(options: ConversationOptions): Conversation {
   };
   const list = options.list;
   const id = options.id ?? randomUUID();
-  const messaging = createMessaging({
-    names: options.names,
-    team: options.team === true,
-    agent: options.agent,
-    conversationId: id,
-    list,
-    namedAgents: options.namedAgents === true,
-    owners: async () => ownersIn(await family.listState()),
-    changed: (uri) => changed(uri),
-    progressEveryMs: options.progressEveryMs,
-    deadline: { fixedMs: options.waitDeadlineMs, transport: options.transport ?? 'stdio' },
+  const messaging = messagingFor(options, id, async () => ownersIn(await family.listState()), changed, log);
+  const family = mountFamily(
+    options.family,
+    messaging.observe(list),
+    options.limits ?? {},
+    () => changed(TASKS_URI),
     log,
-  });
-  const observed = messaging.observe(list);
-  const family = mountFamily(options.family, observed, options.limits ?? {}, () => changed(TASKS_URI), log, {
-    claims: options.claims === true,
-    structuredOutput: options.structuredOutput === true,
-    alwaysLoad: options.alwaysLoad === true,
-  });
+    {
+      claims: options.claims === true,
+      structuredOutput: options.structuredOutput === true,
+      alwaysLoad: options.alwaysLoad === true,
+    },
+  );
   const listState = family.listState;
-  const deadline = { fixedMs: options.waitDeadlineMs, transport: options.transport ?? 'stdio' } as const;
   const app = new BoardApp({
     family: options.family,
     listState,
     setStatus: family.setStatus,
-    deadlineMs: (ctx, server) => waitDeadlineMs(deadline, callClient(ctx, server.server)),
+    deadlineMs: (ctx, server) => waitDeadlineMs(deadlineOf(options), callClient(ctx, server.server)),
   });
-  const appAnswerer = app.answerer();
-  const questions = createQuestions(registry, {
-    names: options.names,
-    askTimeoutMs: options.askTimeoutMs,
-    structuredOutput: options.structuredOutput === true,
-    stateSecret: options.stateSecret,
-    // The web board and the board app: where both are open, the first answer wins.
-    fallbackAnswerer: () => firstOf(options.fallbackAnswerer?.(), appAnswerer()),
-    deadline,
-    listId: list?.id,
-    expiryMs: options.questionExpiryMs ?? DEFAULT_QUESTION_EXPIRY_MS,
-    progressEveryMs: options.progressEveryMs,
-    answeredWhileAway: (question) => messaging.tellAnswered(question),
-    log,
-  });
+  const questions = questionsFor(options, registry, app.answerer(), messaging, log);
   registry.on('added', () => changed(WORK_URI));
   registry.on('finished', () => changed(WORK_URI));
-
-  /** newServer's: the question tool as a 2026-era server registers it, recorded by the first such server. */
-  let modernQuestionTool:
-    | {
-        tools: [string, object, (args: unknown, ctx: ServerContext) => unknown][];
-        servedBy: AsyncLocalStorage<McpServer>;
-      }
-    | undefined;
-  const newServer = (era: Era, request?: { clientCapabilities?: unknown }, caller?: Caller): McpServer => {
-    const server = new McpServer(
-      { name: 'raider-server', version: VERSION },
-      {
-        capabilities: { resources: { subscribe: true, listChanged: true } },
-        instructions: instructions(options.family, options.names),
-        // Offering the board app registers three tools and a resource and links the list tools, each
-        // of which the SDK announces: a client that renders apps got four or five tools/list_changed
-        // before it had listed anything. Those sent in one tick go out as one.
-        debouncedNotificationMethods: ['notifications/tools/list_changed', 'notifications/resources/list_changed'],
-        // The SDK's shim asks a 2025-era client for an input_required round as long as a question may wait.
-        inputRequired: { roundTimeoutMs: options.askTimeoutMs },
-      },
-    );
-    // The list tools, kept to link them to the board app when the client renders apps.
-    const listTools: RegisteredTool[] = [];
-    const base: ToolRegistrar = {
-      registerTool: (
-        name: string,
-        config: ToolConfig,
-        handler: (args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolCallResult>,
-      ) => {
-        // A call still running after a while (a lock another process holds, a slow hook) sends progress.
-        const tool = server.registerTool(
-          name,
-          config,
-          withProgress(
-            (args: unknown, ctx: ServerContext) => handler(args as Record<string, unknown>, ctx),
-            options.progressEveryMs,
-          ),
-        );
-        if (name === 'task_list' || name === 'todo' || name === 'TaskList') listTools.push(tool);
-        return tool;
-      },
-    };
-    family.register(messaging.registrar(options.names === 'claude' ? underClaudeNames(base) : base, caller));
-    const asking = messaging.agentFor(caller);
-    if (era === 'legacy') questions.register(server, era, asking);
-    else {
-      // A 2026-era server is made per request over HTTP, and mounting the question tool was most
-      // of its making (AskTools turns the tool's input schema into JSON Schema at every mount). What
-      // it registers is the same for every 2026-era server (its answerer reads the call's envelope),
-      // so it is recorded once and registered on each. The one thing it reads of its server, the
-      // client's capabilities (when the envelope has none), it reads of the server serving the call.
-      if (!modernQuestionTool) {
-        const recorded: [string, object, (args: unknown, ctx: ServerContext) => unknown][] = [];
-        const servedBy = new AsyncLocalStorage<McpServer>();
-        const recorder = {
-          server: {
-            getClientCapabilities: () => servedBy.getStore()?.server.getClientCapabilities(),
-            getClientVersion: () => servedBy.getStore()?.server.getClientVersion(),
-          },
-          registerTool: (name: string, config: object, handler: (args: unknown, ctx: ServerContext) => unknown) => {
-            recorded.push([name, config, handler]);
-          },
-        };
-        questions.register(recorder as unknown as McpServer, 'modern');
-        modernQuestionTool = { tools: recorded, servedBy };
-      }
-      const { tools, servedBy } = modernQuestionTool;
-      for (const [name, config, handler] of tools) {
-        server.registerTool(
-          name,
-          config as never,
-          ((args: unknown, ctx: ServerContext) =>
-            servedBy.run(server, () => askingAgent.run(asking, () => handler(args, ctx)))) as never,
-        );
-      }
-    }
-    const resources = registerResources(server, era, listState, registry);
-    messaging.mount(server, caller, resources);
-    servers.set(server, (uri) => resources.notify(uri));
-    server.server.onclose = () => {
-      servers.delete(server);
-    };
-    // The board app, offered only to a client that announces MCP Apps (the others see today's
-    // tools, and pay nothing for it: its tools are registered only then). 2025 era: at
-    // initialize. 2026 era: in a request's envelope; a server made for one request knows at once,
-    // one pinned to a connection offers it from the first request that announces it.
-    const offerApp = () => {
-      app.offer(server, listTools);
-      resources.addReader(BOARD_APP_URI, async () => app.read());
-      log.debug('the client renders MCP Apps: the board app is offered');
-    };
-    if (options.boardApp !== false) {
-      if (era === 'legacy') {
-        server.server.oninitialized = () => {
-          if (rendersApps(server.server.getClientCapabilities())) offerApp();
-        };
-      } else if (request === undefined) offerOnAnnouncement(server, offerApp);
-      else if (rendersApps(request.clientCapabilities)) offerApp();
-    }
-    return server;
-  };
-
+  const modernQuestionTool = new ModernQuestionTool(questions);
+  const parts: Parts = { options, family, messaging, questions, modernQuestionTool, app, registry, servers, log };
   return {
     registry,
     family: options.family,
     listId: list?.id,
     id,
-    newServer,
+    newServer: (era, request, caller) => newServer(parts, era, request, caller),
     onChanged(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
