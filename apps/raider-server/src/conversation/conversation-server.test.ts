@@ -10,14 +10,22 @@ describe('the parts of a conversation server', () => {
   it('the registrar keeps the list tools (to link them to the board app) and no others', () => {
     const { registrar, listTools } = progressRegistrar(server(), undefined);
     for (const name of ['task_list', 'task_get', 'TaskList', 'todo']) {
-      registrar.registerTool(name, { description: name }, async () => ({ content: [] }));
+      registrar.registerTool(
+        name,
+        { description: name } as never,
+        async () => ({ content: [{ type: 'text', text: '' }] }) as never,
+      );
     }
     expect(listTools).toHaveLength(3);
   });
 
   it('the 2026-era question tool is recorded once and registered on every server', () => {
-    const register = vi.fn((recorder: McpServer) => {
-      recorder.registerTool('ask_user', { description: 'ask' }, async () => ({ content: [] }));
+    const register = vi.fn((recorder: McpServer, _era: 'legacy' | 'modern') => {
+      recorder.registerTool(
+        'ask_user',
+        { description: 'ask' },
+        async () => ({ content: [{ type: 'text', text: '' }] }) as never,
+      );
     });
     const tool = new ModernQuestionTool({ register });
     const [one, two] = [server(), server()];

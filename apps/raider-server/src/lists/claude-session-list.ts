@@ -23,6 +23,101 @@ interface Watcher {
   stop: () => void;
 }
 
+/** The list as it is followed: the folder it is in now, and what follows it there. */
+interface Followed {
+  current: { id: string; handle: ListHandle };
+  /**
+   * After a move the conversation's next catch-up is a whole read of the new folder: its change
+   * feed's numbers are not the old folder's.
+   */
+  reload: boolean;
+  released: boolean;
+  readonly watchers: Set<Watcher>;
+  /** Looks whether Claude Code moved the list (at each call), and follows it. */
+  follow(): void;
+}
+
+/** Moves `list` to the folder `next` of `dataDir`, its watchers with it (woken after the call that noticed). */
+function moveTo(list: Followed, next: string, dataDir: string, log: Logger | undefined): void {
+  const old = list.current;
+  try {
+    list.current = { id: next, handle: folderList(dataDir, next, log) };
+  } catch (error) {
+    log?.warn(`list ${old.id}: cannot follow Claude Code to ${next} (${(error as Error).message}); staying`);
+    return;
+  }
+  list.reload = true;
+  for (const watcher of list.watchers) {
+    watcher.stop();
+    watcher.stop = list.current.handle.watch(watcher.onChange);
+  }
+  old.handle.release();
+  log?.info(`list ${old.id}: Claude Code moved this session's tasks to ${next} (its team's folder); following it`);
+  // Woken after the call that noticed the move, so that none runs inside it.
+  setImmediate(() => {
+    if (list.released) return;
+    for (const watcher of list.watchers) watcher.onChange();
+  });
+}
+
+/** The task store of the folder the list is in now (read whole once after a move). */
+function followedTasks(list: Followed): TaskStore {
+  return {
+    load: () => {
+      list.follow();
+      list.reload = false;
+      return list.current.handle.tasks().load();
+    },
+    changesSince: async (seq) => {
+      list.follow();
+      return list.reload ? undefined : list.current.handle.tasks().changesSince(seq);
+    },
+    transact: (seq, fn) => {
+      list.follow();
+      const since = list.reload ? -1 : seq;
+      list.reload = false;
+      return list.current.handle.tasks().transact(since, fn);
+    },
+  };
+}
+
+/**
+ * The inboxes of the folder the list is in now. A watch stays on the folder it began on, and ends
+ * when Claude Code moves the list (the old folder's handle is released): a waiting
+ * wait_for_messages still looks again every few seconds.
+ */
+function followedMessages(list: Followed): MessageStore {
+  return {
+    send: (message) => {
+      list.follow();
+      return list.current.handle.messages().send(message);
+    },
+    take: (agent, options) => {
+      list.follow();
+      return list.current.handle.messages().take(agent, options);
+    },
+    peek: (agent) => {
+      list.follow();
+      return list.current.handle.messages().peek(agent);
+    },
+    watch: (agent, onMessage) => list.current.handle.messages().watch(agent, onMessage),
+  };
+}
+
+/** The store of `section` in the folder the list is in now. */
+function followedStore<T>(list: Followed, section: WholeSection): ListStore<T> {
+  return {
+    load: () => {
+      list.follow();
+      return list.current.handle.store<T>(section).load();
+    },
+    transact: (fn) => {
+      list.follow();
+      return list.current.handle.store<T>(section).transact(fn);
+    },
+  };
+}
+
 /**
  * The session's list as Claude Code finds it (`claudeTaskFolder(env, home)`), for one
  * conversation, followed at each call while it is still the session's own folder: once Claude
@@ -45,108 +140,39 @@ export function claudeSessionList(
   }
   const { dataDir } = found;
   const own = claudeListId(found.sessionId);
-  let current = { id: found.listId, handle: folderList(dataDir, found.listId, log) };
-  // After a move the conversation's next catch-up is a whole read of the new folder: its change
-  // feed's numbers are not the old folder's.
-  let reload = false;
-  let released = false;
-  const watchers = new Set<Watcher>();
-
-  const moveTo = (next: string) => {
-    const old = current;
-    try {
-      current = { id: next, handle: folderList(dataDir, next, log) };
-    } catch (error) {
-      log?.warn(`list ${old.id}: cannot follow Claude Code to ${next} (${(error as Error).message}); staying`);
-      return;
-    }
-    reload = true;
-    for (const watcher of watchers) {
-      watcher.stop();
-      watcher.stop = current.handle.watch(watcher.onChange);
-    }
-    old.handle.release();
-    log?.info(`list ${old.id}: Claude Code moved this session's tasks to ${next} (its team's folder); following it`);
-    // Woken after the call that noticed the move, so that none runs inside it.
-    setImmediate(() => {
-      if (released) return;
-      for (const watcher of watchers) watcher.onChange();
-    });
-  };
-  const follow = () => {
-    if (released || current.id !== own) return;
-    const next = claudeTaskFolder(env, home).listId;
-    if (next !== undefined && next !== current.id) moveTo(next);
-  };
-
-  const tasks: TaskStore = {
-    load: () => {
-      follow();
-      reload = false;
-      return current.handle.tasks().load();
-    },
-    changesSince: async (seq) => {
-      follow();
-      return reload ? undefined : current.handle.tasks().changesSince(seq);
-    },
-    transact: (seq, fn) => {
-      follow();
-      const since = reload ? -1 : seq;
-      reload = false;
-      return current.handle.tasks().transact(since, fn);
+  const list: Followed = {
+    current: { id: found.listId, handle: folderList(dataDir, found.listId, log) },
+    reload: false,
+    released: false,
+    watchers: new Set<Watcher>(),
+    follow() {
+      if (list.released || list.current.id !== own) return;
+      const next = claudeTaskFolder(env, home).listId;
+      if (next !== undefined && next !== list.current.id) moveTo(list, next, dataDir, log);
     },
   };
-  // The inboxes of the folder the list is in now. A watch stays on the folder it began on, and ends
-  // when Claude Code moves the list (the old folder's handle is released): a waiting
-  // wait_for_messages still looks again every few seconds.
-  const messages: MessageStore = {
-    send: (message) => {
-      follow();
-      return current.handle.messages().send(message);
-    },
-    take: (agent, options) => {
-      follow();
-      return current.handle.messages().take(agent, options);
-    },
-    peek: (agent) => {
-      follow();
-      return current.handle.messages().peek(agent);
-    },
-    watch: (agent, onMessage) => current.handle.messages().watch(agent, onMessage),
-  };
-  /** The store of `section` in the folder the list is in now. */
-  const store = <T>(section: WholeSection): ListStore<T> => ({
-    load: () => {
-      follow();
-      return current.handle.store<T>(section).load();
-    },
-    transact: (fn) => {
-      follow();
-      return current.handle.store<T>(section).transact(fn);
-    },
-  });
   return listHandle({
     get id() {
-      return current.id;
+      return list.current.id;
     },
-    tasks,
-    messages,
-    todo: store('todo'),
-    todoWrite: store('todo_write'),
+    tasks: followedTasks(list),
+    messages: followedMessages(list),
+    todo: followedStore(list, 'todo'),
+    todoWrite: followedStore(list, 'todo_write'),
     watch(onChange) {
-      const watcher: Watcher = { onChange, stop: current.handle.watch(onChange) };
-      watchers.add(watcher);
+      const watcher: Watcher = { onChange, stop: list.current.handle.watch(onChange) };
+      list.watchers.add(watcher);
       return () => {
         watcher.stop();
-        watchers.delete(watcher);
+        list.watchers.delete(watcher);
       };
     },
     release() {
-      if (released) return;
-      released = true;
-      for (const watcher of watchers) watcher.stop();
-      watchers.clear();
-      current.handle.release();
+      if (list.released) return;
+      list.released = true;
+      for (const watcher of list.watchers) watcher.stop();
+      list.watchers.clear();
+      list.current.handle.release();
     },
   });
 }

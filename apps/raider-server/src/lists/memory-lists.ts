@@ -41,15 +41,11 @@ export function sharedListCount(): number {
 }
 
 /**
- * A list shared in memory by the conversations of this process that name it (no data dir). It
- * lives while a conversation uses it, plus `keepMs` (a client reconnecting finds it); the number
- * of such lists is bounded: unused ones make room, oldest first, and beyond that the list is
- * refused.
+ * The list `id` shared in memory, made when no conversation has it yet (an unused one makes room
+ * when `maxLists` are kept).
  * @throws SharedListLimitError when every one of `maxLists` lists is in use.
  */
-export function memoryList(id: string, options: MemoryListOptions = {}): ListHandle {
-  const keepMs = options.keepMs ?? 30 * 60_000;
-  const maxLists = options.maxLists ?? 100;
+function sharedList(id: string, maxLists: number): SharedList {
   let shared = sharedInMemory.get(id);
   if (!shared) {
     if (sharedInMemory.size >= maxLists) {
@@ -74,35 +70,49 @@ export function memoryList(id: string, options: MemoryListOptions = {}): ListHan
     };
     sharedInMemory.set(id, shared);
   }
-  const list = shared;
+  return shared;
+}
+
+/** The list's store of `section`, shared by its conversations (made by the first to open the list). */
+function sectionStore<T>(list: SharedList, section: WholeSection): ListStore<T> {
+  let kept = list.sections.get(section);
+  if (!kept) {
+    const inner = memoryListStore<unknown>();
+    // The other conversations on the list hear of a change (the task store tells its own).
+    kept = {
+      load: () => inner.load(),
+      transact: async (fn) => {
+        const result = await inner.transact(fn);
+        for (const listener of list.listeners) listener();
+        return result;
+      },
+    };
+    list.sections.set(section, kept);
+  }
+  return kept as ListStore<T>;
+}
+
+/**
+ * A list shared in memory by the conversations of this process that name it (no data dir). It
+ * lives while a conversation uses it, plus `keepMs` (a client reconnecting finds it); the number
+ * of such lists is bounded: unused ones make room, oldest first, and beyond that the list is
+ * refused.
+ * @throws SharedListLimitError when every one of `maxLists` lists is in use.
+ */
+export function memoryList(id: string, options: MemoryListOptions = {}): ListHandle {
+  const keepMs = options.keepMs ?? 30 * 60_000;
+  const maxLists = options.maxLists ?? 100;
+  const list = sharedList(id, maxLists);
   list.users += 1;
   if (list.expiry) clearTimeout(list.expiry);
   list.expiry = undefined;
   let released = false;
   const stops = new Set<() => void>();
-  /** The list's store of `section`, shared by its conversations (made by the first to open the list). */
-  const store = <T>(section: WholeSection): ListStore<T> => {
-    let kept = list.sections.get(section);
-    if (!kept) {
-      const inner = memoryListStore<unknown>();
-      // The other conversations on the list hear of a change (the task store tells its own).
-      kept = {
-        load: () => inner.load(),
-        transact: async (fn) => {
-          const result = await inner.transact(fn);
-          for (const listener of list.listeners) listener();
-          return result;
-        },
-      };
-      list.sections.set(section, kept);
-    }
-    return kept as ListStore<T>;
-  };
   return listHandle({
     id,
     tasks: list.tasks,
-    todo: store<TodoToolState>('todo'),
-    todoWrite: store<TodoWriteState>('todo_write'),
+    todo: sectionStore<TodoToolState>(list, 'todo'),
+    todoWrite: sectionStore<TodoWriteState>(list, 'todo_write'),
     get messages() {
       list.messages ??= memoryMessageStore();
       return list.messages;
