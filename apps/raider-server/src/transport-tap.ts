@@ -35,6 +35,80 @@ export function toolCallProblem(params: unknown): string | undefined {
   return undefined;
 }
 
+/** Answers a malformed tools/call request -32602 with one readable line; true when it did (the server never sees it). */
+function refusedMalformed(transport: Transport, message: JSONRPCMessage): boolean {
+  const request = message as { id?: string | number; method?: string; params?: unknown };
+  const problem = request.method === 'tools/call' && request.id !== undefined && toolCallProblem(request.params);
+  if (!problem) return false;
+  const reply: JSONRPCMessage = {
+    jsonrpc: '2.0',
+    id: request.id as string | number,
+    error: { code: INVALID_PARAMS, message: problem },
+  };
+  transport.send(reply).catch(() => {});
+  return true;
+}
+
+/**
+ * Puts `guarded` in front of the handler the server sets as `transport.onmessage` when it connects
+ * (`setInner` keeps that handler, and says whether there is one). A transport whose onmessage is an
+ * accessor (the Node HTTP transport hands it on to the transport it wraps) still gets its own
+ * setter called, with the guard.
+ */
+function guardOnmessage(
+  transport: Transport,
+  guarded: NonNullable<Transport['onmessage']>,
+  setInner: (handler: Transport['onmessage']) => boolean,
+): void {
+  let owner: object | null = transport;
+  let original: PropertyDescriptor | undefined;
+  while (owner && !original) {
+    original = Object.getOwnPropertyDescriptor(owner, 'onmessage');
+    owner = Object.getPrototypeOf(owner);
+  }
+  const setter = original?.set;
+  let set = false;
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (set ? guarded : undefined),
+    set: (handler: Transport['onmessage']) => {
+      set = setInner(handler);
+      setter?.call(transport, handler ? guarded : undefined);
+    },
+  });
+}
+
+/** Who waits to hear that the answer to a request id was written (true) or could not be (false). */
+type AnswerWaiters = Map<string | number, Set<(written: boolean) => void>>;
+
+/** AnswerWatch.answered: resolves once the answer to `requestId` is written (true), or cannot be (false). */
+function answerOf(answerWaiters: AnswerWaiters, requestId: string | number, signal: AbortSignal): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    if (signal.aborted) return resolve(false);
+    let waiting = answerWaiters.get(requestId);
+    if (!waiting) {
+      waiting = new Set();
+      answerWaiters.set(requestId, waiting);
+    }
+    const settle = (written: boolean) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(written);
+    };
+    // The call was cancelled, or the connection ended: an answer the server was already
+    // sending may still be written in a moment; after that, none will be.
+    const onAbort = () => {
+      setTimeout(() => {
+        if (!answerWaiters.get(requestId)?.delete(settle)) return;
+        if (answerWaiters.get(requestId)?.size === 0) answerWaiters.delete(requestId);
+        resolve(false);
+      }, ANSWER_GRACE_MS).unref();
+    };
+    waiting.add(settle);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /**
  * A transport with the guard in front, the count of the requests it is serving, and (as an
  * AnswerWatch) word of when the answer to a request was written.
@@ -63,25 +137,15 @@ export function tapTransport<T extends Transport>(transport: T): TappedTransport
   let inner: Transport['onmessage'];
   const open = new Set<string | number>();
   let onDrained: (() => void) | undefined;
-  /** Who waits to hear that the answer to a request id was written (true) or could not be (false). */
-  const answerWaiters = new Map<string | number, Set<(written: boolean) => void>>();
+  const answerWaiters: AnswerWaiters = new Map();
   const tellAnswered = (id: string | number, written: boolean) => {
     const waiting = answerWaiters.get(id);
     answerWaiters.delete(id);
     for (const resolve of waiting ?? []) resolve(written);
   };
   const guarded: NonNullable<Transport['onmessage']> = (message, extra) => {
-    const request = message as { id?: string | number; method?: string; params?: unknown };
-    const problem = request.method === 'tools/call' && request.id !== undefined && toolCallProblem(request.params);
-    if (problem) {
-      const reply: JSONRPCMessage = {
-        jsonrpc: '2.0',
-        id: request.id as string | number,
-        error: { code: INVALID_PARAMS, message: problem },
-      };
-      transport.send(reply).catch(() => {});
-      return;
-    }
+    if (refusedMalformed(transport, message)) return;
+    const request = message as { id?: string | number; method?: string };
     // A 2026-era `subscriptions/listen` is a standing stream, open for the client's life, not a call
     // in flight: a shutdown does not wait for it (the serving entry ends it gracefully).
     if (request.method !== undefined && request.id !== undefined && request.method !== 'subscriptions/listen') {
@@ -89,24 +153,9 @@ export function tapTransport<T extends Transport>(transport: T): TappedTransport
     }
     inner?.(message, extra);
   };
-  // The server sets onmessage when it connects; it gets the guard in front of its handler. A
-  // transport whose onmessage is an accessor (the Node HTTP transport hands it on to the transport
-  // it wraps) still gets its own setter called, with the guard.
-  let owner: object | null = transport;
-  let original: PropertyDescriptor | undefined;
-  while (owner && !original) {
-    original = Object.getOwnPropertyDescriptor(owner, 'onmessage');
-    owner = Object.getPrototypeOf(owner);
-  }
-  const setter = original?.set;
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => (inner ? guarded : undefined),
-    set: (handler: Transport['onmessage']) => {
-      inner = handler;
-      setter?.call(transport, handler ? guarded : undefined);
-    },
+  guardOnmessage(transport, guarded, (handler) => {
+    inner = handler;
+    return inner !== undefined;
   });
   // An answer (a result or an error for a request id) ends that request once it is written.
   const send = transport.send.bind(transport);
@@ -128,31 +177,7 @@ export function tapTransport<T extends Transport>(transport: T): TappedTransport
   };
   return {
     transport,
-    answered(requestId, signal) {
-      return new Promise<boolean>((resolve) => {
-        if (signal.aborted) return resolve(false);
-        let waiting = answerWaiters.get(requestId);
-        if (!waiting) {
-          waiting = new Set();
-          answerWaiters.set(requestId, waiting);
-        }
-        const settle = (written: boolean) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(written);
-        };
-        // The call was cancelled, or the connection ended: an answer the server was already
-        // sending may still be written in a moment; after that, none will be.
-        const onAbort = () => {
-          setTimeout(() => {
-            if (!answerWaiters.get(requestId)?.delete(settle)) return;
-            if (answerWaiters.get(requestId)?.size === 0) answerWaiters.delete(requestId);
-            resolve(false);
-          }, ANSWER_GRACE_MS).unref();
-        };
-        waiting.add(settle);
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
-    },
+    answered: (requestId, signal) => answerOf(answerWaiters, requestId, signal),
     inFlight: () => open.size,
     drained(timeoutMs) {
       if (open.size === 0) return Promise.resolve(true);
