@@ -1,7 +1,7 @@
 /**
  * The guard in front of every HTTP request: the Host header (against DNS rebinding), the Origin
  * (a browser page from elsewhere), and the token, or the board's secret. It decides; the server
- * answers. Unit-tested in milliseconds with fake requests (test/guard.test.ts).
+ * answers. Unit-tested in milliseconds with fake requests (guard.test.ts, beside it).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

@@ -3,10 +3,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
-import { createConversation } from '../src/conversation/conversation.js';
-import { OptionsError } from '../src/errors.js';
-import { helpText, readOptions } from '../src/options.js';
-import { textOf } from './helpers.js';
+import { createConversation } from './conversation/conversation.js';
+import { OptionsError } from './errors.js';
+import { helpText, readOptions } from './options.js';
+
+const textOf = (result: unknown): string | undefined =>
+  (result as { content?: { type: string; text: string }[] }).content?.[0]?.text;
 
 describe('raider-server options', () => {
   it('every list limit is a flag with an environment twin; a flag beats its variable', () => {

@@ -3,7 +3,7 @@
 // write failed or no answer followed the call's cancellation.
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { tapTransport } from '../src/transport-tap.js';
+import { tapTransport } from './transport-tap.js';
 
 /** A transport whose send fails for the ids in `failing`. */
 function fakeTransport(failing: Set<string | number> = new Set()): Transport {

@@ -1,7 +1,7 @@
 // The request guard in milliseconds, with fake requests.
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { type GuardOptions, isOAuthPath, NO_OAUTH_MESSAGE, requestGuard } from '../src/http/guard.js';
+import { type GuardOptions, isOAuthPath, NO_OAUTH_MESSAGE, requestGuard } from './guard.js';
 
 const base: GuardOptions = {
   host: '127.0.0.1',

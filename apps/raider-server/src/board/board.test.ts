@@ -1,7 +1,7 @@
 // The board's model in milliseconds, with stand-in pages.
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { Board, MAX_UNSENT_BYTES } from '../src/board/board.js';
+import { Board, MAX_UNSENT_BYTES } from './board.js';
 
 /** A page's response that never reads: what is written piles up in writableLength. */
 function stalledPage() {

@@ -1,6 +1,6 @@
 // The X-Raider-List header's one reading, in milliseconds (the HTTP server's use of it: http.test.ts).
 import { describe, expect, it } from 'vitest';
-import { listFromHeader } from '../src/http/list-header.js';
+import { listFromHeader } from './list-header.js';
 
 describe('listFromHeader', () => {
   it('percent-decodes the name; plain ASCII names are themselves', () => {
