@@ -52,14 +52,15 @@ describe('Database', () => {
 
   it('says a database that cannot be reached is unreachable, for every way of running a call', async () => {
     const database = databaseAt('postgres://raider:secret@127.0.0.1:1/raider');
+    // Each call made when it is awaited: one made early rejects unhandled while another is awaited.
     const calls = [
-      database.single('nothing was read', async () => 0),
-      database.autocommit('nothing was sent', async () => 0),
-      database.transaction('BEGIN', 'nothing was changed', async () => 0),
+      () => database.single('nothing was read', async () => 0),
+      () => database.autocommit('nothing was sent', async () => 0),
+      () => database.transaction('BEGIN', 'nothing was changed', async () => 0),
     ];
     const outcomes = ['nothing was read', 'nothing was sent', 'nothing was changed'];
     for (const [index, call] of calls.entries()) {
-      const error = await failureOf(call);
+      const error = await failureOf(call());
       expect(error?.mayHaveBeenSaved).toBe(false);
       expect(error?.message).toMatch(
         new RegExp(`^PostgreSQL at 127\\.0\\.0\\.1:1/raider is unreachable \\(.+\\); ${outcomes[index]}$`),
