@@ -60,23 +60,24 @@ const OPTIONAL: (keyof NotificationFields)[] = [
   'inPlace',
 ];
 
+/** A background agent's notification with every element but the output file and the note. */
+const FINISHED: NotificationFields = {
+  taskId: 'agent_1',
+  toolUseId: 'c3',
+  status: 'completed',
+  summary: 'Agent "Find the tests" finished',
+  result: '...',
+  usage: [
+    ['subagent_tokens', 1200],
+    ['tool_uses', 4],
+    ['duration_ms', 5300],
+  ],
+  worktree: { path: '/p', branch: 'b' },
+};
+
 describe('notificationText', () => {
   it('builds Claude Code’s <task-notification>, one element a line, in order', () => {
-    expect(
-      notificationText({
-        taskId: 'agent_1',
-        toolUseId: 'c3',
-        status: 'completed',
-        summary: 'Agent "Find the tests" finished',
-        result: '...',
-        usage: [
-          ['subagent_tokens', 1200],
-          ['tool_uses', 4],
-          ['duration_ms', 5300],
-        ],
-        worktree: { path: '/p', branch: 'b' },
-      }),
-    ).toBe(
+    expect(notificationText(FINISHED)).toBe(
       [
         '<task-notification>',
         '<task-id>agent_1</task-id>',
@@ -92,23 +93,7 @@ describe('notificationText', () => {
   });
 
   it('builds Claude Code 2.1.332’s example literally, output-file and note included', () => {
-    expect(
-      notificationText({
-        taskId: 'agent_1',
-        toolUseId: 'c3',
-        outputFile: 'OUTPUT_FILE',
-        status: 'completed',
-        summary: 'Agent "Find the tests" finished',
-        note: NOTE,
-        result: '...',
-        usage: [
-          ['subagent_tokens', 1200],
-          ['tool_uses', 4],
-          ['duration_ms', 5300],
-        ],
-        worktree: { path: '/p', branch: 'b' },
-      }),
-    ).toBe(
+    expect(notificationText({ ...FINISHED, outputFile: 'OUTPUT_FILE', note: NOTE })).toBe(
       [
         '<task-notification>',
         '<task-id>agent_1</task-id>',
