@@ -113,15 +113,36 @@ function resumeOf(args: Record<string, unknown>): { id: string } | { problem: st
 
 /** Makes the question tool of a conversation. */
 export function createQuestions(registry: TaskRegistry, options: QuestionOptions): Questions {
-  const desk = deskOf(options.listId, options.expiryMs);
-  const opener = (): QuestionOpener => ({
-    agent: askingAgent.getStore(),
-    registry,
-    pages: () => options.fallbackAnswerer?.(),
-    answeredWhileAway: (question) => options.answeredWhileAway?.(question),
-    log: options.log,
-  });
-  const track = async <T>(description: string, signal: AbortSignal, run: (signal: AbortSignal) => Promise<T>) => {
+  return new ConversationQuestions(registry, options);
+}
+
+/** What a resume asks for: the open question it waits on, or the answer of the call at once. */
+type Resumed = { resume: OpenQuestion; args: Record<string, unknown> } | { answer: CallToolResult };
+
+/** The question tool of one conversation: its desk of open questions, and ask_user on each server. */
+class ConversationQuestions implements Questions {
+  private readonly desk: ReturnType<typeof deskOf>;
+
+  constructor(
+    private readonly registry: TaskRegistry,
+    private readonly options: QuestionOptions,
+  ) {
+    this.desk = deskOf(options.listId, options.expiryMs);
+  }
+
+  private opener(): QuestionOpener {
+    return {
+      agent: askingAgent.getStore(),
+      registry: this.registry,
+      pages: () => this.options.fallbackAnswerer?.(),
+      answeredWhileAway: (question) => this.options.answeredWhileAway?.(question),
+      log: this.options.log,
+    };
+  }
+
+  /** Runs an ask tracked in the registry while it waits (stopped by endQuestions). */
+  private async track<T>(description: string, signal: AbortSignal, run: (signal: AbortSignal) => Promise<T>) {
+    const { registry, desk } = this;
     const id = registry.nextId('ask');
     const controller = new AbortController();
     const promise = run(AbortSignal.any([signal, controller.signal]));
@@ -133,7 +154,7 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
       stop: () => controller.abort(new AskError('aborted', desk.stopReason)),
       promise,
     });
-    options.log.debug(`${id} asked: ${description}`);
+    this.options.log.debug(`${id} asked: ${description}`);
     try {
       const answer = await promise;
       registry.finish(id, 'completed');
@@ -142,7 +163,8 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
       registry.finish(id, controller.signal.aborted || signal.aborted ? 'killed' : 'failed');
       throw controller.signal.aborted ? controller.signal.reason : error;
     }
-  };
+  }
+
   /**
    * Puts `entry` to the client's user as a form (2025 era), once at a time: the form outlives the
    * call's deadline (a person may submit it after the call answered "still open"), and its answer,
@@ -150,7 +172,8 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
    * way. A form that fails (its own timeout, a client gone) leaves the question open for a resume
    * to ask again.
    */
-  const putForm = (entry: OpenQuestion, elicit: Asker) => {
+  private putForm(entry: OpenQuestion, elicit: Asker): void {
+    const { desk } = this;
     entry.formPending = true;
     elicit(entry.question, entry.options, entry.settledSignal).then(
       (answer) => desk.answer(entry, answer),
@@ -160,56 +183,67 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
         if (acted) desk.end(entry, error);
       },
     );
-  };
+  }
+
   /**
    * ask_user's asker: the call's question is an open question of the list's desk (a page asks it,
    * the client's form asks it), waited on until the call's deadline. AskUserQuestion's forms go
    * to the elicitation alone, tracked while the call waits.
    */
-  const deskAsker = (elicit: Asker | undefined): Asker | undefined => {
-    const pages = options.fallbackAnswerer?.();
+  private deskAsker(elicit: Asker | undefined): Asker | undefined {
+    const { desk } = this;
+    const pages = this.options.fallbackAnswerer?.();
     // A resume waits on its open question even when no page is open now (one may open later).
     if (!elicit && !pages && !deskCall.getStore()?.resume) return undefined;
     const ask: Asker = (question, choices, signal) => {
       const call = deskCall.getStore();
       // AskUserQuestion asking one question at a time: both ways at once, tracked while the call waits.
-      if (!call) return track(question, signal, (s) => (firstOf(elicit, pages) as Asker)(question, choices, s));
-      const entry = call.resume ?? desk.open(question, choices, opener());
+      if (!call) return this.track(question, signal, (s) => (firstOf(elicit, pages) as Asker)(question, choices, s));
+      const entry = call.resume ?? desk.open(question, choices, this.opener());
       call.question = entry;
       desk.offer(entry);
-      if (elicit && entry.state === 'open' && !entry.formPending) putForm(entry, elicit);
+      if (elicit && entry.state === 'open' && !entry.formPending) this.putForm(entry, elicit);
       return desk.wait(entry, AbortSignal.any([signal, call.deadline]));
     };
     const form = elicit?.form;
     if (form) {
       ask.form = (questions, signal) =>
-        track(questions.map((q) => q.question).join(' / '), signal, (s) => form(questions, s));
+        this.track(questions.map((q) => q.question).join(' / '), signal, (s) => form(questions, s));
     }
     return ask;
-  };
-  const presentation = options.structuredOutput ? { structuredOutput: true } : {};
-  const waiting = { progressIntervalMs: options.progressEveryMs };
+  }
+
+  /** The open question `{ resume }` names, with the arguments to ask it again; or the call's answer. */
+  private resumed(input: Record<string, unknown>): Resumed {
+    const { desk } = this;
+    const asked = resumeOf(input);
+    if ('problem' in asked) return { answer: textResult(`Error: ${asked.problem}`, true) };
+    const resume = desk.get(asked.id);
+    if (!resume) return { answer: textResult(`Error: ${lostText(asked.id)}`, true) };
+    const caller = askingAgent.getStore();
+    if (resume.opener.agent !== caller) {
+      return { answer: textResult(`Error: ${notYoursText(resume.id, resume.opener.agent, caller)}`, true) };
+    }
+    if (resume.state === 'expired') return { answer: textResult(expiredText(resume.id, desk.expiryMs)) };
+    return {
+      resume,
+      args: { question: resume.question, ...(resume.options.length ? { options: resume.options } : {}) },
+    };
+  }
 
   /**
    * ask_user's handler around AskTools' own: a call waits until its deadline, then answers that the
    * question is still open; `{ resume }` waits on an open question again (or reads its answer).
    */
-  const withDeadline =
-    (server: McpServer, handler: (args: unknown, ctx: ServerContext) => Promise<CallToolResult>) =>
-    async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
+  private withDeadline(server: McpServer, handler: (args: unknown, ctx: ServerContext) => Promise<CallToolResult>) {
+    const { desk, options } = this;
+    return async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
       const input = (args ?? {}) as Record<string, unknown>;
       let resume: OpenQuestion | undefined;
       if (typeof args === 'object' && args !== null && 'resume' in input) {
-        const asked = resumeOf(input);
-        if ('problem' in asked) return textResult(`Error: ${asked.problem}`, true);
-        resume = desk.get(asked.id);
-        if (!resume) return textResult(`Error: ${lostText(asked.id)}`, true);
-        const caller = askingAgent.getStore();
-        if (resume.opener.agent !== caller) {
-          return textResult(`Error: ${notYoursText(resume.id, resume.opener.agent, caller)}`, true);
-        }
-        if (resume.state === 'expired') return textResult(expiredText(resume.id, desk.expiryMs));
-        args = { question: resume.question, ...(resume.options.length ? { options: resume.options } : {}) };
+        const resumed = this.resumed(input);
+        if ('answer' in resumed) return resumed.answer;
+        ({ resume, args } = resumed);
       }
       const deadline = new AbortController();
       const ms = waitDeadlineMs(options.deadline, callClient(ctx, server.server));
@@ -228,61 +262,67 @@ export function createQuestions(registry: TaskRegistry, options: QuestionOptions
         clearTimeout(timer);
       }
     };
+  }
 
-  return {
-    register(server, era, agent) {
-      const ask =
-        era === 'legacy'
-          ? // The client's elicitation and the board, raced on the call; never the SDK's shim.
-            new AskTools({
-              answerer: (() => {
-                const elicit = elicitationAnswerer(server, { timeoutMs: options.askTimeoutMs });
-                return () => deskAsker(elicit());
-              })(),
-              elicitation: false,
-              timeoutMs: options.askTimeoutMs,
-              ...waiting,
-              ...presentation,
-            })
-          : // The client asked in-band when it can answer a form; else the board, while the call waits.
-            new AskTools({
-              answerer: () => (modernClientAnswersForms(currentCall.getStore()) ? undefined : deskAsker(undefined)),
-              // What the question carries across the client, signed (AskTools verifies it on the retry).
-              requestState: questionStateCodec(options.stateSecret, options.askTimeoutMs),
-              timeoutMs: options.askTimeoutMs,
-              ...waiting,
-              ...presentation,
-            });
-      // The registrar the tools see: the server's own registerTool, with the call's context kept
-      // for the answerer above, and ask_user's deadline and resume around its handler.
-      const registrar = {
-        server: server.server,
-        registerTool: ((
-          name: string,
-          config: { inputSchema?: unknown; description?: string },
-          handler: (args: unknown, ctx: ServerContext) => Promise<CallToolResult>,
-        ) => {
-          const kept = (args: unknown, ctx: ServerContext) => currentCall.run(ctx, () => handler(args, ctx));
-          const tool = name === 'ask_user' ? withDeadline(server, kept) : kept;
-          // The asking agent is known around the whole call (a resume checks it before asking).
-          const asAgent = (args: unknown, ctx: ServerContext) =>
-            agent === undefined ? tool(args, ctx) : askingAgent.run(agent, () => tool(args, ctx));
-          return server.registerTool(
-            name,
-            (name === 'ask_user' ? resumable(config) : config) as never,
-            asAgent as never,
-          );
-        }) as unknown as McpServer['registerTool'],
-      };
-      if (options.names === 'claude') ask.registerAskUserQuestion(registrar);
-      else ask.register(registrar);
-    },
-    openQuestions: () => desk.openCount(registry),
-    endQuestions(reason: string) {
-      desk.stopReason = reason;
-      desk.endAll(registry, reason);
-      for (const entry of registry.running({ kind: 'ask' })) registry.stop(entry.id);
-    },
+  /** AskTools for a server of `era`. */
+  private askTools(server: McpServer, era: 'legacy' | 'modern'): AskTools {
+    const { options } = this;
+    const presentation = options.structuredOutput ? { structuredOutput: true } : {};
+    const waiting = { progressIntervalMs: options.progressEveryMs };
+    if (era === 'legacy') {
+      // The client's elicitation and the board, raced on the call; never the SDK's shim.
+      const elicit = elicitationAnswerer(server, { timeoutMs: options.askTimeoutMs });
+      return new AskTools({
+        answerer: () => this.deskAsker(elicit()),
+        elicitation: false,
+        timeoutMs: options.askTimeoutMs,
+        ...waiting,
+        ...presentation,
+      });
+    }
+    // The client asked in-band when it can answer a form; else the board, while the call waits.
+    return new AskTools({
+      answerer: () => (modernClientAnswersForms(currentCall.getStore()) ? undefined : this.deskAsker(undefined)),
+      // What the question carries across the client, signed (AskTools verifies it on the retry).
+      requestState: questionStateCodec(options.stateSecret, options.askTimeoutMs),
+      timeoutMs: options.askTimeoutMs,
+      ...waiting,
+      ...presentation,
+    });
+  }
+
+  register(server: McpServer, era: 'legacy' | 'modern', agent?: string): void {
+    const ask = this.askTools(server, era);
+    // The registrar the tools see: the server's own registerTool, with the call's context kept
+    // for the answerer above, and ask_user's deadline and resume around its handler.
+    const registrar = {
+      server: server.server,
+      registerTool: ((
+        name: string,
+        config: { inputSchema?: unknown; description?: string },
+        handler: (args: unknown, ctx: ServerContext) => Promise<CallToolResult>,
+      ) => {
+        const kept = (args: unknown, ctx: ServerContext) => currentCall.run(ctx, () => handler(args, ctx));
+        const tool = name === 'ask_user' ? this.withDeadline(server, kept) : kept;
+        // The asking agent is known around the whole call (a resume checks it before asking).
+        const asAgent = (args: unknown, ctx: ServerContext) =>
+          agent === undefined ? tool(args, ctx) : askingAgent.run(agent, () => tool(args, ctx));
+        return server.registerTool(name, (name === 'ask_user' ? resumable(config) : config) as never, asAgent as never);
+      }) as unknown as McpServer['registerTool'],
+    };
+    if (this.options.names === 'claude') ask.registerAskUserQuestion(registrar);
+    else ask.register(registrar);
+  }
+
+  openQuestions(): number {
+    return this.desk.openCount(this.registry);
+  }
+
+  /** An arrow: the conversation hands it on as endQuestions. */
+  readonly endQuestions = (reason: string): void => {
+    this.desk.stopReason = reason;
+    this.desk.endAll(this.registry, reason);
+    for (const entry of this.registry.running({ kind: 'ask' })) this.registry.stop(entry.id);
   };
 }
 
