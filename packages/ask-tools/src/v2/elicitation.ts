@@ -6,14 +6,10 @@
  * server-to-client requests: there the SDK reports no client capabilities, so this answerer
  * yields none and AskTools asks with `input_required` instead.
  */
-import { type ElicitResult, SdkError, SdkErrorCode, type Server } from '@modelcontextprotocol/server';
-import { ASK_USER } from '../core/ask-user.js';
-import { ASK_USER_QUESTION } from '../core/ask-user-question.js';
+import { SdkError, SdkErrorCode, type Server } from '@modelcontextprotocol/server';
 import { DEFAULT_TIMEOUT_MS } from '../core/asking.js';
-import { callContext } from '../core/context.js';
-import { acceptedForm, type ElicitationForm } from '../core/elicitation-form.js';
-import { AskError } from '../core/errors.js';
-import type { Answerer, Asker } from '../core/types.js';
+import { formAsker } from '../core/form-elicitation.js';
+import type { Answerer } from '../core/types.js';
 
 /**
  * The part of a v2 server elicitation needs: the client's capabilities, `elicitInput`, and the
@@ -33,27 +29,11 @@ export type ElicitingServer = ElicitingLowLevel | { readonly server: ElicitingLo
 
 const lowLevel = (server: ElicitingServer): ElicitingLowLevel => ('server' in server ? server.server : server);
 
-/** Sends one form and maps every outcome that is not an accepted form to an AskError. */
-async function elicit(
-  server: ElicitingLowLevel,
-  form: ElicitationForm,
-  signal: AbortSignal,
-  timeout: number,
-): Promise<Record<string, unknown>> {
-  const relatedRequestId = callContext.getStore()?.requestId;
-  let result: ElicitResult;
-  try {
-    result = await server.elicitInput(
-      { mode: 'form', message: form.message, requestedSchema: form.requestedSchema as never },
-      { timeout, signal, ...(relatedRequestId !== undefined ? { relatedRequestId } : {}) },
-    );
-  } catch (error) {
-    if (signal.aborted) throw error;
-    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw new AskError('timeout');
-    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) throw new AskError('disconnected');
-    throw error;
-  }
-  return acceptedForm(result as { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> });
+/** What an error of v2's `elicitInput` means for the question: its timeout, a closed connection, or neither. */
+function failure(error: unknown): 'timeout' | 'disconnected' | undefined {
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return 'timeout';
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) return 'disconnected';
+  return undefined;
 }
 
 /**
@@ -68,14 +48,9 @@ export function elicitationAnswerer(server: ElicitingServer, options: { timeoutM
     const low = lowLevel(server);
     if (isModernRevision(low.getNegotiatedProtocolVersion())) return undefined;
     if (!low.getClientCapabilities()?.elicitation?.form) return undefined;
-    const asker: Asker = async (question, choices, signal) => {
-      const input = { question, options: choices };
-      return ASK_USER.read(input, await elicit(low, ASK_USER.form(input), signal, timeout));
-    };
-    asker.form = async (questions, signal) => {
-      const input = { questions };
-      return ASK_USER_QUESTION.read(input, await elicit(low, ASK_USER_QUESTION.form(input), signal, timeout));
-    };
-    return asker;
+    return formAsker(
+      { elicitInput: ({ params, options }) => low.elicitInput(params as never, options), failure },
+      timeout,
+    );
   };
 }
