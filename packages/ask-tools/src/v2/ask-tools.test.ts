@@ -216,19 +216,27 @@ describe('the 2026 era on the wire', () => {
   });
 });
 
+/**
+ * Calls ask_user on `server` from a v1 client whose user answers SQLite: the answer is the result,
+ * and the one elicitation/create the client got asked the form, related to the tool call.
+ */
+async function expectOneRelatedElicitation(server: McpServer): Promise<void> {
+  const { client, sent } = await legacyV1(server, () => ({ action: 'accept', content: { answer: 'SQLite' } }));
+  expect(await client.callTool({ name: 'ask_user', arguments: { question: 'Which database?' } })).toEqual({
+    content: [{ type: 'text', text: 'SQLite' }],
+  });
+  const elicitations = sent.filter((s) => s.message.method === 'elicitation/create');
+  expect(elicitations).toHaveLength(1);
+  expect(elicitations[0]?.message.params).toMatchObject(FORM);
+  const call = sent.find((s) => s.message.result?.content)?.message as { id?: unknown } | undefined;
+  expect(elicitations[0]?.relatedRequestId).toBe(call?.id);
+}
+
 describe('the 2025 era through the shim', () => {
   it('sends the v1 client a real elicitation/create, related to the tool call', async () => {
     const server = new McpServer({ name: 's', version: '1' });
     new AskTools().register(server);
-    const { client, sent } = await legacyV1(server, () => ({ action: 'accept', content: { answer: 'SQLite' } }));
-    expect(await client.callTool({ name: 'ask_user', arguments: { question: 'Which database?' } })).toEqual({
-      content: [{ type: 'text', text: 'SQLite' }],
-    });
-    const elicitations = sent.filter((s) => s.message.method === 'elicitation/create');
-    expect(elicitations).toHaveLength(1);
-    expect(elicitations[0]?.message.params).toMatchObject(FORM);
-    const call = sent.find((s) => s.message.result?.content)?.message as { id?: unknown } | undefined;
-    expect(elicitations[0]?.relatedRequestId).toBe(call?.id);
+    await expectOneRelatedElicitation(server);
   });
 
   it('a v2 client left on the 2025 era gets the same elicitation/create', async () => {
@@ -375,15 +383,7 @@ describe('elicitationAnswerer (v2)', () => {
   it('asks a 2025-era client with elicitation/create while the call waits (no shim round), related to the call', async () => {
     const server = new McpServer({ name: 's', version: '1' });
     new AskTools({ answerer: elicitationAnswerer(server), elicitation: false }).register(server);
-    const { client, sent } = await legacyV1(server, () => ({ action: 'accept', content: { answer: 'SQLite' } }));
-    expect(await client.callTool({ name: 'ask_user', arguments: { question: 'Which database?' } })).toEqual({
-      content: [{ type: 'text', text: 'SQLite' }],
-    });
-    const elicitations = sent.filter((s) => s.message.method === 'elicitation/create');
-    expect(elicitations).toHaveLength(1);
-    expect(elicitations[0]?.message.params).toMatchObject(FORM);
-    const call = sent.find((s) => s.message.result?.content)?.message as { id?: unknown } | undefined;
-    expect(elicitations[0]?.relatedRequestId).toBe(call?.id);
+    await expectOneRelatedElicitation(server);
   });
 
   it('a declined form is the declined answer, as on the . entry', async () => {
