@@ -244,21 +244,18 @@ describe('Claude Code 2.1.332', () => {
     }
   });
 
-  it.each([
-    ['SendMessage', 'send_message'],
-    ['Monitor', 'monitor'],
-    ['CronCreate', 'cron_create'],
-    ['CronDelete', 'cron_delete'],
-    ['CronList', 'cron_list'],
-    ['EnterWorktree', 'enter_worktree'],
-    ['ExitWorktree', 'exit_worktree'],
-  ])('%s maps to %s both ways, under rules and in agent files', (claude, raider) => {
-    expect(raiderName(claude)).toBe(raider);
-    expect(claudeName(raider)).toBe(claude);
-    expect(parseRule(claude)).toEqual({ tool: raider });
-    expect(raiderTools([claude])).toEqual({ tools: [raider], unknown: [] });
-    expect(unmappedReason(claude)).toBeUndefined();
-  });
+  // The rows the table gained with send_message, Monitor, the Cron and the worktree tools.
+  const NEWER = ['SendMessage', 'Monitor', 'CronCreate', 'CronDelete', 'CronList', 'EnterWorktree', 'ExitWorktree'];
+  it.each(TABLE.filter(([claude]) => NEWER.includes(claude)))(
+    '%s maps to %s both ways, under rules and in agent files',
+    (claude, raider) => {
+      expect(raiderName(claude)).toBe(raider);
+      expect(claudeName(raider)).toBe(claude);
+      expect(parseRule(claude)).toEqual({ tool: raider });
+      expect(raiderTools([claude])).toEqual({ tools: [raider], unknown: [] });
+      expect(unmappedReason(claude)).toBeUndefined();
+    },
+  );
 });
 
 describe('older names', () => {
