@@ -197,7 +197,7 @@ function messagingFor(
     owners,
     changed,
     progressEveryMs: options.progressEveryMs,
-    deadline: { fixedMs: options.waitDeadlineMs, transport: options.transport ?? 'stdio' },
+    deadline: deadlineOf(options),
     log,
   });
 }
@@ -226,6 +226,7 @@ function questionsFor(
   });
 }
 
+/** How the waiting calls of a conversation choose their deadline (`--wait-deadline`, the transport): one place for all three. */
 const deadlineOf = (options: ConversationOptions) =>
   ({ fixedMs: options.waitDeadlineMs, transport: options.transport ?? 'stdio' }) as const;
 
