@@ -1,9 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/cli.ts'],
-  format: ['esm'],
-  target: 'node20',
-  sourcemap: true,
-  clean: true,
-});
+export default packageBuild(import.meta.url, { entry: ['src/cli.ts'], dts: false });

@@ -1,17 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
-
-export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts'],
-  format: ['esm'],
-  target: 'node20',
-  dts: { entry: 'src/index.ts', resolve: [/^@raider\/kit(\/|$)/] },
-  sourcemap: true,
-  clean: true,
-  // The internal kit (@raider/kit) is bundled in, so the published package does not depend on it.
-  noExternal: ['@raider/kit'],
-  // The version, not the whole package.json, goes into the bundle.
-  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
-});
+// The bin (cli) has no types; index is what `import '@raider/server'` reads.
+export default packageBuild(import.meta.url, { entry: ['src/index.ts', 'src/cli.ts'], dts: { entry: 'src/index.ts' } });

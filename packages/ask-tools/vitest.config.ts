@@ -1,12 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { defineConfig } from 'vitest/config';
+import { packageTests } from '../../vitest.base.js';
 
-const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
-
-// CI machines are small and busy (2 cores beside other work): every test gets wide headroom
-// over what it takes on a quiet machine, and heavy ones set their own budget beside them.
-export default defineConfig({
-  // As the build does (tsup.config.ts): the sources read their version from this constant.
-  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
-  test: { testTimeout: 60_000, hookTimeout: 60_000 },
-});
+export default packageTests(import.meta.url);

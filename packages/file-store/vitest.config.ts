@@ -1,12 +1,3 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { packageTests } from '../../vitest.base.js';
 
-// CI machines are small and busy (2 cores beside other work): every test gets wide headroom
-// over what it takes on a quiet machine, and heavy ones set their own budget beside them.
-export default defineConfig({
-  test: {
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // Scale checks (*.large.test.ts) run alone in `pnpm test:large` (vitest.large.config.ts).
-    exclude: [...configDefaults.exclude, '**/*.large.test.ts'],
-  },
-});
+export default packageTests(import.meta.url);

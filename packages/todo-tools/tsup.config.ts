@@ -1,19 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
-
-export default defineConfig({
-  // `.` mounts the tools on MCP SDK v1, `./v2` on SDK v2; what both share (the SDK-neutral core)
-  // goes into chunks of its own, so neither entry loads the other's SDK.
+// `.` mounts the tools on MCP SDK v1, `./v2` on SDK v2; what both share (the SDK-neutral core)
+// goes into chunks of its own, so neither entry loads the other's SDK.
+export default packageBuild(import.meta.url, {
   entry: { index: 'src/index.ts', v2: 'src/v2/index.ts', conformance: 'src/conformance.ts' },
-  format: ['esm'],
-  target: 'node20',
-  dts: { resolve: [/^@raider\/kit(\/|$)/] },
-  sourcemap: true,
-  clean: true,
-  // The internal kit (@raider/kit) is bundled in, so the published package does not depend on it.
-  noExternal: ['@raider/kit'],
-  // The version, not the whole package.json, goes into the bundle.
-  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
 });

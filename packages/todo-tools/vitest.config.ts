@@ -1,19 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { packageTests } from '../../vitest.base.js';
 
-const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
-
-// CI machines are small and busy (2 cores beside other work): every test gets wide headroom
-// over what it takes on a quiet machine, and heavy ones set their own budget beside them.
-export default defineConfig({
-  // As the build does (tsup.config.ts): the sources read their version from this constant.
-  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
-  test: {
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // Scale checks (*.large.test.ts) run alone in `pnpm test:large` (vitest.large.config.ts).
-    exclude: [...configDefaults.exclude, '**/*.large.test.ts'],
-    // rpiv-todo ships TypeScript sources: let Vite transform them for the differential test.
-    server: { deps: { inline: [/@juicesharp\/rpiv-todo/] } },
-  },
-});
+// rpiv-todo ships TypeScript sources: let Vite transform them for the differential test.
+export default packageTests(import.meta.url, { server: { deps: { inline: [/@juicesharp\/rpiv-todo/] } } });

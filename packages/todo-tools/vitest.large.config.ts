@@ -1,16 +1,5 @@
-import { configDefaults, defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import { packageLargeTests } from '../../vitest.base.js';
 
-// `pnpm test:large`: the scale checks alone (files named *.large.test.ts), one file at a time,
-// with budgets sized for a busy 2-core machine. `pnpm test` leaves them out.
-export default defineConfig({
-  ...base,
-  test: {
-    ...base.test,
-    include: ['src/**/*.large.test.ts'],
-    exclude: configDefaults.exclude,
-    fileParallelism: false,
-    testTimeout: 600_000,
-    hookTimeout: 600_000,
-  },
+export default packageLargeTests(import.meta.url, ['src/**/*.large.test.ts'], {
+  server: { deps: { inline: [/@juicesharp\/rpiv-todo/] } },
 });

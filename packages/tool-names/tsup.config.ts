@@ -1,12 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  target: 'node20',
-  dts: { resolve: [/^@raider\/kit(\/|$)/] },
-  sourcemap: true,
-  clean: true,
-  // The internal kit (@raider/kit) is bundled in, so the published package does not depend on it.
-  noExternal: ['@raider/kit'],
-});
+export default packageBuild(import.meta.url, { entry: ['src/index.ts'] });
