@@ -2,6 +2,9 @@
  * Shared tests for every raider package: its coded errors and its intentional public surface.
  * Imported by the packages' own test files (never by their src), so it is never bundled.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { markError } from './coded-error.js';
 
@@ -53,6 +56,64 @@ export function describeExports(api: Record<string, unknown>, names: readonly st
   describe('the package exports', () => {
     it('exactly the documented names', () => {
       expect(Object.keys(api).sort()).toEqual([...names].sort());
+    });
+  });
+}
+
+/** The kinds a declaration exported from a `.d.ts` is listed under, in `'<kind> <Name>'`. */
+const declarationKinds: readonly (readonly [ts.SymbolFlags, string])[] = [
+  [ts.SymbolFlags.Class, 'class'],
+  [ts.SymbolFlags.Function, 'function'],
+  [ts.SymbolFlags.Variable, 'const'],
+  [ts.SymbolFlags.Enum, 'enum'],
+  [ts.SymbolFlags.Interface, 'interface'],
+  [ts.SymbolFlags.TypeAlias, 'type'],
+  [ts.SymbolFlags.Module, 'namespace'],
+];
+
+/**
+ * What the declaration file at `dts` exports, one `'<kind> <Name>'` each (kind: class, function,
+ * const, enum, interface, type or namespace; a name declared twice, as a const and a type, is
+ * listed once for each), sorted. Re-exports are followed to the declaration, through the chunks
+ * tsup writes; a name whose declaration cannot be found is listed as `'unresolved <Name>'`.
+ */
+export function declaredExports(dts: URL): string[] {
+  const path = fileURLToPath(dts);
+  const program = ts.createProgram([path], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(path);
+  const module = source && checker.getSymbolAtLocation(source);
+  if (!module) return [];
+  const listed: string[] = [];
+  for (const exported of checker.getExportsOfModule(module)) {
+    const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    const kinds = declarationKinds.filter(([flag]) => target.flags & flag).map(([, kind]) => kind);
+    for (const kind of kinds.length > 0 ? kinds : ['unresolved']) listed.push(`${kind} ${exported.name}`);
+  }
+  return listed.sort();
+}
+
+/**
+ * Registers the test that pins the types of a package's public surface: the built declaration file
+ * at `dts` (for example `new URL('../dist/index.d.ts', import.meta.url)`) exports exactly
+ * `declarations`, each `'<kind> <Name>'` as `declaredExports` lists them. A type added to, dropped
+ * from or changed in kind in the barrel fails it until it is changed here on purpose (and in the
+ * README). It reads `dist/`, so the package is built first: `pnpm test` (turbo) does, and so does
+ * every package's vitest global setup when `dist/` is missing.
+ */
+export function describeDeclaredExports(dts: URL, declarations: readonly string[]): void {
+  describe(`the declarations of ${dts.pathname.split('/').slice(-2).join('/')}`, () => {
+    it('are exactly the documented ones, each of its kind', () => {
+      if (!existsSync(dts)) {
+        throw new Error(`${fileURLToPath(dts)} is missing: build the package first (pnpm --filter <package> build).`);
+      }
+      expect(declaredExports(dts)).toEqual([...declarations].sort());
     });
   });
 }
