@@ -2,8 +2,12 @@
 // `export default packageTests(import.meta.url)`, with what only it needs (a global setup, an
 // inlined dependency) as a second argument; a package with scale checks adds
 // vitest.large.config.ts, `export default packageLargeTests(import.meta.url, [glob])`.
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
 import { packageVersion } from './tsup.base.js';
+
+/** The global setup every package runs first: it builds the package and what it uses when unbuilt. */
+const ensureBuilt = (packageUrl: string) => fileURLToPath(new URL('../../scripts/ensure-built.mjs', packageUrl));
 
 /** The `test` options of a vitest config. */
 export type TestOptions = NonNullable<ViteUserConfig['test']>;
@@ -14,7 +18,9 @@ export type TestOptions = NonNullable<ViteUserConfig['test']>;
  * wide headroom over what it takes on a quiet machine (60 s a test and a hook; heavy ones set their
  * own budget beside them). Scale checks (`*.large.test.ts`) are left out: they run alone in
  * `pnpm test:large`. `__PACKAGE_VERSION__` is defined as the build defines it (tsup.base.ts).
- * `test` is spread over these defaults (a package's global setup, a longer hook budget, …).
+ * Its global setup first builds the package and the workspace packages it uses when they have no
+ * build yet (scripts/ensure-built.mjs), so `pnpm --filter <package> test` works on a fresh clone.
+ * `test` is spread over these defaults (a longer hook budget, …); its `globalSetup` runs after.
  */
 export function packageTests(packageUrl: string, test: TestOptions = {}): ViteUserConfig {
   return defineConfig({
@@ -24,6 +30,7 @@ export function packageTests(packageUrl: string, test: TestOptions = {}): ViteUs
       hookTimeout: 60_000,
       exclude: [...configDefaults.exclude, '**/*.large.test.ts'],
       ...test,
+      globalSetup: [ensureBuilt(packageUrl), ...[test.globalSetup ?? []].flat()],
     },
   });
 }
@@ -31,7 +38,8 @@ export function packageTests(packageUrl: string, test: TestOptions = {}): ViteUs
 /**
  * The vitest config of `pnpm test:large`: the files matching `include` alone (the package's
  * `*.large.test.ts`), one file at a time, with budgets sized for a busy 2-core machine (10 min a
- * test and a hook). They start what they need themselves, so no global setup runs.
+ * test and a hook). They start what they need themselves, so of the global setups only the build's
+ * runs.
  */
 export function packageLargeTests(packageUrl: string, include: string[], test: TestOptions = {}): ViteUserConfig {
   const base = packageTests(packageUrl, test);
@@ -41,7 +49,7 @@ export function packageLargeTests(packageUrl: string, include: string[], test: T
       ...base.test,
       include,
       exclude: configDefaults.exclude,
-      globalSetup: [],
+      globalSetup: [ensureBuilt(packageUrl)],
       fileParallelism: false,
       testTimeout: 600_000,
       hookTimeout: 600_000,
