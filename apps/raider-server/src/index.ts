@@ -1,5 +1,5 @@
 // The public API of @raider/server, as its README documents it ("Embedding"). Adding a name here
-// makes it public: do so on purpose (test/barrel.test.ts fails on an unplanned one).
+// makes it public: do so on purpose (src/index.barrel.test.ts fails on an unplanned one, value or type).
 export type { Conversation, ConversationOptions, Era } from './conversation/conversation.js';
 export { createConversation } from './conversation/conversation.js';
 export { OptionsError } from './errors.js';
