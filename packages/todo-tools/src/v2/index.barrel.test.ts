@@ -1,29 +1,21 @@
 // The public surface of the `./v2` entry (SDK v2) is intentional, as the `.` entry's is
 // (index.barrel.test.ts): the same names, of which only TaskTools, TodoWriteTool and TodoTool are
-// its own.
-import { describeExports } from '@raider/kit/testing';
+// its own, and the same declarations in its built v2.d.ts but for its registrar types (both lists
+// written once, in testing/entry-exports.ts).
+import { describeDeclaredExports, describeExports } from '@raider/kit/testing';
 import { describe, expect, it } from 'vitest';
 import * as v1 from '../index.js';
+import { ENTRY_DECLARATIONS, ENTRY_NAMES } from '../testing/entry-exports.js';
 import * as api from './index.js';
 
-describeExports(api, [
-  'DEFAULT_LIMITS',
-  'InvalidListError',
-  'InvalidOptionError',
-  'MAX_TASK_ID',
-  'TODO_GUIDANCE',
-  'TaskTools',
-  'TaskToolsCore',
-  'TodoTool',
-  'TodoToolCore',
-  'TodoWriteListError',
-  'TodoWriteTool',
-  'TodoWriteToolCore',
-  'isImmutableTodoTasks',
-  'isSnapshot',
-  'memoryListStore',
-  'memoryTaskStore',
-  'replayTodo',
+describeExports(api, ENTRY_NAMES);
+
+// Beside the shared declarations, the `./v2` entry's own: what a v2 handler gets beside its arguments,
+// and the Standard Schema its ToolConfig carries.
+describeDeclaredExports(new URL('../../dist/v2.d.ts', import.meta.url), [
+  ...ENTRY_DECLARATIONS,
+  'interface AdvertisedSchema',
+  'interface ToolContext',
 ]);
 
 describe('the ./v2 entry beside the . entry', () => {
