@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkedSteps } from './checked-steps.js';
 import type { ScenarioRun, StepResult } from './runner.js';
-import { type OwnServer, type Reach, startServer } from './server-process.js';
+import { type OwnServer, type PlaygroundClient, type Reach, startServer } from './server-process.js';
 
 /** What bob's wait answers once alice completed #1: the wake-up, exactly. */
 export const UNBLOCKED = [
@@ -61,25 +61,8 @@ export async function agentsDemo(reach: Reach = { era: 'legacy', transport: 'std
     const claim = { taskId: '2', owner: 'bob' };
     await step(bob, 'task_claim (bob, #2 still blocked)', 'task_claim', claim, 'Task #2 is blocked by #1');
 
-    // bob waits on server B; alice completes #1 on server A meanwhile. Either answer may come
-    // first (alice's call answers once the wake-up is in bob's inbox, and bob's wait may answer
-    // sooner), so the wait is recorded apart and listed after the completion, the same in every run.
+    await completeWhileBobWaits(alice, bob, steps);
     const wait = { timeoutSeconds: 30 };
-    const waited: StepResult[] = [];
-    const woken = checkedSteps(waited)(
-      bob,
-      'wait_for_messages (bob, waiting since before #1 completed)',
-      'wait_for_messages',
-      wait,
-      UNBLOCKED,
-    );
-    woken.catch(() => {}); // a failed wait is reported where it is awaited, below, not as an unhandled rejection
-    // Give bob's call a moment to start waiting (the answer is the same if it starts later: the wake-up waits in his inbox).
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const done = { taskId: '1', status: 'completed' };
-    await step(alice, 'task_update (alice completes #1)', 'task_update', done, 'Updated task #1 status');
-    await woken;
-    for (const result of waited) steps.push({ ...result, index: steps.length + 1 });
 
     const note = { to: 'bob', message: 'The parser is in.' };
     await step(alice, 'send_message (alice → bob)', 'send_message', note, 'Message sent to bob');
@@ -99,4 +82,35 @@ export async function agentsDemo(reach: Reach = { era: 'legacy', transport: 'std
     era,
     steps,
   };
+}
+
+/**
+ * bob waits on server B while alice completes #1 on server A: bob's wait answers with the wake-up
+ * (`UNBLOCKED`). Both steps are recorded in `steps`, the completion first.
+ */
+async function completeWhileBobWaits(
+  alice: PlaygroundClient,
+  bob: PlaygroundClient,
+  steps: StepResult[],
+): Promise<void> {
+  const step = checkedSteps(steps);
+  // bob waits on server B; alice completes #1 on server A meanwhile. Either answer may come
+  // first (alice's call answers once the wake-up is in bob's inbox, and bob's wait may answer
+  // sooner), so the wait is recorded apart and listed after the completion, the same in every run.
+  const wait = { timeoutSeconds: 30 };
+  const waited: StepResult[] = [];
+  const woken = checkedSteps(waited)(
+    bob,
+    'wait_for_messages (bob, waiting since before #1 completed)',
+    'wait_for_messages',
+    wait,
+    UNBLOCKED,
+  );
+  woken.catch(() => {}); // a failed wait is reported where it is awaited, below, not as an unhandled rejection
+  // Give bob's call a moment to start waiting (the answer is the same if it starts later: the wake-up waits in his inbox).
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const done = { taskId: '1', status: 'completed' };
+  await step(alice, 'task_update (alice completes #1)', 'task_update', done, 'Updated task #1 status');
+  await woken;
+  for (const result of waited) steps.push({ ...result, index: steps.length + 1 });
 }
