@@ -3,6 +3,7 @@
  * title, description, input and output schemas, annotations) and what the tool does with an
  * answer. The adapters (`../v1`, `../v2`) only decide how the question reaches a person.
  */
+import { advertised, type SchemaDialect } from '@raider/kit/schemas';
 import type { z } from 'zod';
 import type { ElicitationForm } from './elicitation-form.js';
 import type { ToolResult } from './tool-result.js';
@@ -37,4 +38,14 @@ export interface QuestionTool<Input, Answer> {
   read(input: Input, content: Record<string, unknown>): Answer;
   /** The result for an answer. */
   result(input: Input, answer: Answer, structuredOutput: boolean): ToolResult;
+}
+
+/** What clients are shown of `tool` (but its output schema, which each SDK takes its own way), in `dialect`. */
+export function listing<Input, Answer>(tool: QuestionTool<Input, Answer>, dialect: SchemaDialect) {
+  return {
+    title: tool.title,
+    description: tool.description,
+    inputSchema: advertised(tool.schema, dialect),
+    annotations: ANNOTATIONS,
+  };
 }

@@ -6,3 +6,6 @@ declare const __PACKAGE_VERSION__: string;
  * bundle does not carry the whole package.json (devDependencies and all).
  */
 export const VERSION: string = __PACKAGE_VERSION__;
+
+/** What the server AskTools builds (`ask.server`) announces itself as, under both SDKs. */
+export const SERVER_INFO = { name: 'raider-ask', version: VERSION } as const;

@@ -13,24 +13,16 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { advertised } from '@raider/kit/schemas';
 import { z } from 'zod';
-import { ASK_USER } from '../core/ask-user.js';
-import { ASK_USER_QUESTION } from '../core/ask-user-question.js';
-import {
-  askWhileWaiting,
-  DEFAULT_PROGRESS_INTERVAL_MS,
-  DEFAULT_TIMEOUT_MS,
-  keepAlive,
-  type ToolCall,
-  thrownOutcome,
-} from '../core/asking.js';
+import { AskToolsCore, askAnswerer, type SdkBinding } from '../core/ask-tools-core.js';
+import type { AskSettings, AskToolsCoreOptions, AskUserQuestionOptions } from '../core/ask-tools-options.js';
+import { keepAlive, type ToolCall, thrownOutcome } from '../core/asking.js';
 import { acceptedForm } from '../core/elicitation-form.js';
-import { duration, UNAVAILABLE } from '../core/outcomes.js';
-import { ANNOTATIONS, type QuestionTool } from '../core/question-tool.js';
+import { duration } from '../core/outcomes.js';
+import { listing, type QuestionTool } from '../core/question-tool.js';
 import { failure, type ToolResult } from '../core/tool-result.js';
 import type { Answerer } from '../core/types.js';
-import { VERSION } from '../core/version.js';
+import { SERVER_INFO } from '../core/version.js';
 import {
   askClient,
   type ClientAnswer,
@@ -50,8 +42,8 @@ export type ToolRegistrar = Pick<McpServer, 'registerTool'> & {
   readonly server: Pick<McpServer['server'], 'getClientCapabilities'>;
 };
 
-/** Options of {@link AskTools}. */
-export interface AskToolsOptions {
+/** Options of {@link AskTools}: those of the `.` entry, and the client's user (`elicitation`, `requestState`). */
+export interface AskToolsOptions extends AskToolsCoreOptions {
   /**
    * Your own way to reach a person (a terminal prompt, a web board), asked first on every call;
    * an Asker it yields answers while the call waits, exactly as on the `.` entry. When there is
@@ -68,13 +60,6 @@ export interface AskToolsOptions {
    * is the timed-out error result (the retry of a 2026-era client, or the shim's re-entry).
    */
   timeoutMs?: number;
-  /** How often to send progress while a call waits, when the client gave a progress token; default 15 s. */
-  progressIntervalMs?: number;
-  /**
-   * Declare output schemas and return `structuredContent` beside the text; default false (Claude
-   * Code shows the model that JSON instead of the text). As the `.` entry's option.
-   */
-  structuredOutput?: boolean;
   /**
    * Sign what a question carries across the client in `requestState` (`createRequestStateCodec`
    * from `@modelcontextprotocol/server`): when it was asked and which call asked it. The retry's
@@ -84,12 +69,6 @@ export interface AskToolsOptions {
    * itself. Without it no `requestState` is sent (the time rides on the question's key).
    */
   requestState?: RequestStateCodec<QuestionState>;
-}
-
-/** Options of `registerAskUserQuestion`. */
-export interface AskUserQuestionOptions {
-  /** The tool's name; default `AskUserQuestion`. */
-  name?: string;
 }
 
 /** What a v2 handler's `ctx` says of the call, for the SDK-neutral waiting. */
@@ -107,77 +86,36 @@ function toolCall(ctx: ServerContext): ToolCall {
 }
 
 /**
- * ask_user and, on request, Claude Code's AskUserQuestion on a v2 `McpServer`, with the answers,
- * refusals and outcomes of the `.` entry. A call is answered, in this order, by: the answer a
- * retry carries; the answerer's asker, while the call waits; the client's user, asked with the
- * question's form (`input_required` toward a 2026-era client, `elicitation/create` through the
- * SDK's shim toward a 2025-era one); else the plain refusal.
+ * The v2 SDK's side of AskTools: a v2 McpServer whose shim waits `timeoutMs`, and tools whose
+ * calls are answered, in this order, by the answer a retry carries, the answerer's asker while
+ * the call waits, the client's user (`input_required`, or `elicitation/create` through the shim),
+ * else the plain refusal.
  */
-export class AskTools {
-  /** The text of the refusal when nobody can answer. */
-  readonly unavailable: string = UNAVAILABLE;
-  /** How long a question may wait for its answer. */
-  readonly timeoutMs: number;
-  private readonly answerer: Answerer | undefined;
+class V2Binding implements SdkBinding<ToolRegistrar, McpServer> {
   private readonly elicitation: boolean;
-  private readonly progressIntervalMs: number;
-  private readonly structuredOutput: boolean;
   private readonly requestState: RequestStateCodec<QuestionState> | undefined;
   /** The progress kept alive while the shim asks a 2025-era client, by the call's signal (the same on every round). */
   private readonly waiting = new WeakMap<AbortSignal, () => void>();
-  private built: McpServer | undefined;
 
-  constructor(options: AskToolsOptions = {}) {
-    this.answerer = options.answerer;
+  constructor(
+    private readonly settings: AskSettings,
+    options: AskToolsOptions,
+  ) {
     this.elicitation = options.elicitation ?? true;
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.progressIntervalMs = options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
-    this.structuredOutput = options.structuredOutput ?? false;
     this.requestState = options.requestState;
   }
 
-  /**
-   * A v2 McpServer with the tool ask_user, built once. Its legacy shim waits `timeoutMs` for a
-   * 2025-era client's answer (`inputRequired.roundTimeoutMs`; the SDK's default is 10 minutes).
-   */
-  get server(): McpServer {
-    if (!this.built) {
-      this.built = new McpServer(
-        { name: 'raider-ask', version: VERSION },
-        {
-          inputRequired: { roundTimeoutMs: this.timeoutMs },
-          ...(this.requestState ? { requestState: { verify: this.requestState.verify } } : {}),
-        },
-      );
-      this.register(this.built);
-    }
-    return this.built;
+  newServer(): McpServer {
+    return new McpServer(SERVER_INFO, {
+      inputRequired: { roundTimeoutMs: this.settings.timeoutMs },
+      ...(this.requestState ? { requestState: { verify: this.requestState.verify } } : {}),
+    });
   }
 
-  /** Mounts ask_user on a server you own. */
-  register(server: ToolRegistrar): void {
-    this.mount(server, ASK_USER, ASK_USER.name);
-  }
-
-  /**
-   * Mounts Claude Code's AskUserQuestion on a server you own: all questions in one form (one
-   * `input_required` round), worded as Claude Code 2.1.332 words the answers, as on the `.` entry.
-   */
-  registerAskUserQuestion(server: ToolRegistrar, options: AskUserQuestionOptions = {}): void {
-    this.mount(server, ASK_USER_QUESTION, options.name ?? ASK_USER_QUESTION.name);
-  }
-
-  private mount<Input, Answer>(server: ToolRegistrar, tool: QuestionTool<Input, Answer>, name: string): void {
-    server.registerTool(
-      name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: advertised(tool.schema, 'draft-2020-12'),
-        ...(this.structuredOutput ? { outputSchema: z.object(tool.output) } : {}),
-        annotations: ANNOTATIONS,
-      },
-      (args, ctx) => this.call(server, tool, name, args, ctx),
+  mount<Input, Answer>(server: ToolRegistrar, tool: QuestionTool<Input, Answer>, name: string): void {
+    const output = this.settings.structuredOutput ? { outputSchema: z.object(tool.output) } : {};
+    server.registerTool(name, { ...listing(tool, 'draft-2020-12'), ...output }, (args, ctx) =>
+      this.call(server, tool, name, args, ctx),
     );
   }
 
@@ -192,31 +130,16 @@ export class AskTools {
     const parsed = tool.parse(args);
     if (!parsed.success) return parsed.result;
     const answer = clientAnswer(ctx);
-    if (answer) {
-      this.waiting.get(ctx.mcpReq.signal)?.();
-      this.waiting.delete(ctx.mcpReq.signal);
-      if (!this.requestState) return this.answered(tool, parsed.input, answer);
-      const state = await this.questionState(ctx);
-      if (!state) return failure('failed', "the client's answer came back without the question's signed state");
-      if (state.asked !== questionDigest(name, args)) {
-        return failure('failed', 'the client answered another question than this call asked');
-      }
-      return this.answered(tool, parsed.input, { ...answer, askedAt: state.askedAt });
-    }
-    const asker = this.answerer?.();
-    if (asker) {
-      const wait = { timeoutMs: this.timeoutMs, progressIntervalMs: this.progressIntervalMs };
-      return askWhileWaiting(asker, toolCall(ctx), wait, async (asker, signal) =>
-        tool.result(parsed.input, await tool.ask(asker, parsed.input, signal), this.structuredOutput),
-      );
-    }
+    if (answer) return this.retried(tool, name, args, parsed.input, answer, ctx);
+    const byAnswerer = askAnswerer(this.settings, tool, parsed.input, toolCall(ctx));
+    if (byAnswerer) return byAnswerer;
     if (!this.elicitation || !clientCanAnswerForms(server.server, ctx)) return failure('unavailable');
     if (!isModernRequest(ctx)) {
       // The shim holds this call open while the client asks, but sends no progress of its own:
       // keep the client's idle timer from cutting it, as the `.` entry does while it waits.
-      const stop = keepAlive(toolCall(ctx).sendProgress, this.progressIntervalMs, {
+      const stop = keepAlive(toolCall(ctx).sendProgress, this.settings.progressIntervalMs, {
         signal: ctx.mcpReq.signal,
-        untilMs: this.timeoutMs,
+        untilMs: this.settings.timeoutMs,
       });
       this.waiting.set(ctx.mcpReq.signal, stop);
     }
@@ -224,6 +147,26 @@ export class AskTools {
     const state =
       this.requestState && (await this.requestState.mint({ askedAt, asked: questionDigest(name, args) }, ctx));
     return askClient(tool.form(parsed.input), askedAt, state);
+  }
+
+  /** A retry carrying the client's answer: its state checked when signed, then its result. */
+  private async retried<Input, Answer>(
+    tool: QuestionTool<Input, Answer>,
+    name: string,
+    args: unknown,
+    input: Input,
+    answer: ClientAnswer,
+    ctx: ServerContext,
+  ): Promise<ToolResult> {
+    this.waiting.get(ctx.mcpReq.signal)?.();
+    this.waiting.delete(ctx.mcpReq.signal);
+    if (!this.requestState) return this.answered(tool, input, answer);
+    const state = await this.questionState(ctx);
+    if (!state) return failure('failed', "the client's answer came back without the question's signed state");
+    if (state.asked !== questionDigest(name, args)) {
+      return failure('failed', 'the client answered another question than this call asked');
+    }
+    return this.answered(tool, input, { ...answer, askedAt: state.askedAt });
   }
 
   /**
@@ -244,16 +187,30 @@ export class AskTools {
 
   /** The result of the answer a retry carries; one that comes after `timeoutMs` is the timed-out result. */
   private answered<Input, Answer>(tool: QuestionTool<Input, Answer>, input: Input, answer: ClientAnswer): ToolResult {
-    if (answer.askedAt !== undefined && Date.now() - answer.askedAt > this.timeoutMs) {
-      return failure('timeout', duration(this.timeoutMs));
+    const { timeoutMs, structuredOutput } = this.settings;
+    if (answer.askedAt !== undefined && Date.now() - answer.askedAt > timeoutMs) {
+      return failure('timeout', duration(timeoutMs));
     }
     if (answer.kind === 'unreadable')
       return failure('failed', 'the client answered with something other than the form');
     try {
-      return tool.result(input, tool.read(input, acceptedForm(answer.response)), this.structuredOutput);
+      return tool.result(input, tool.read(input, acceptedForm(answer.response)), structuredOutput);
     } catch (error) {
-      return thrownOutcome(error, this.timeoutMs);
+      return thrownOutcome(error, timeoutMs);
     }
+  }
+}
+
+/**
+ * ask_user and, on request, Claude Code's AskUserQuestion on a v2 `McpServer`, with the answers,
+ * refusals and outcomes of the `.` entry. A call is answered, in this order, by: the answer a
+ * retry carries; the answerer's asker, while the call waits; the client's user, asked with the
+ * question's form (`input_required` toward a 2026-era client, `elicitation/create` through the
+ * SDK's shim toward a 2025-era one); else the plain refusal.
+ */
+export class AskTools extends AskToolsCore<ToolRegistrar, McpServer> {
+  constructor(options: AskToolsOptions = {}) {
+    super(options, (settings) => new V2Binding(settings, options));
   }
 }
 
