@@ -32,6 +32,11 @@ const FORM = {
     required: ['answer'],
   },
 };
+/** The error result of a question that could not be put to the user, for `reason`. */
+const notPut = (reason: string) => ({
+  content: [{ type: 'text', text: `The question could not be put to the user: ${reason}. ${DECIDE}` }],
+  isError: true,
+});
 const open: { close(): Promise<unknown> }[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((o) => o.close()));
@@ -186,15 +191,9 @@ describe('the 2026 era on the wire', () => {
         return { ...body, params: { ...body.params, inputResponses: { [key as string]: sampled } } };
       },
     );
-    expect(await call('ask_user', { question: 'q' })).toEqual({
-      content: [
-        {
-          type: 'text',
-          text: `The question could not be put to the user: the client answered with something other than the form. ${DECIDE}`,
-        },
-      ],
-      isError: true,
-    });
+    expect(await call('ask_user', { question: 'q' })).toEqual(
+      notPut('the client answered with something other than the form'),
+    );
   });
 
   it('a server that verifies requestState for its other tools is no obstacle: raider sets none', async () => {
@@ -431,15 +430,9 @@ describe('a signed question state (requestState)', () => {
       (body) =>
         body.params?.inputResponses ? { ...body, params: { ...body.params, requestState: 'v1.e30.AAAA' } } : body,
     );
-    expect(await call('ask_user', { question: 'q' })).toEqual({
-      content: [
-        {
-          type: 'text',
-          text: `The question could not be put to the user: the client's answer came back without the question's signed state. ${DECIDE}`,
-        },
-      ],
-      isError: true,
-    });
+    expect(await call('ask_user', { question: 'q' })).toEqual(
+      notPut("the client's answer came back without the question's signed state"),
+    );
   });
 
   it('an answer carried to another call than the one that asked is refused', async () => {
@@ -451,15 +444,9 @@ describe('a signed question state (requestState)', () => {
           ? { ...body, params: { ...body.params, arguments: { question: 'Another question?' } } }
           : body,
     );
-    expect(await call('ask_user', { question: 'q' })).toEqual({
-      content: [
-        {
-          type: 'text',
-          text: `The question could not be put to the user: the client answered another question than this call asked. ${DECIDE}`,
-        },
-      ],
-      isError: true,
-    });
+    expect(await call('ask_user', { question: 'q' })).toEqual(
+      notPut('the client answered another question than this call asked'),
+    );
   });
 
   it('the time comes from the signed state: a key claiming a later question does not undo a timeout', async () => {

@@ -2,37 +2,38 @@
 import { describe, expect, it } from 'vitest';
 import { UNAVAILABLE } from '../../core/outcomes.js';
 import type { ElicitOutcome } from '../harness.js';
-import { DECIDE, labelsOnly, once, ownWords, type Suite, textOf } from './suite-context.js';
+import { DECIDE, formQuestion, labelsOnly, once, ownWords, type Suite, textOf } from './suite-context.js';
 
 /** The two questions most tests ask: a single choice and a multiple one. */
 const questions = [
-  {
-    question: 'Which library?',
-    header: 'Library',
-    options: [
-      { label: 'date-fns', description: 'small, functional' },
-      { label: 'luxon', description: 'time zones' },
+  formQuestion(
+    'Which library?',
+    'Library',
+    [
+      ['date-fns', 'small, functional'],
+      ['luxon', 'time zones'],
     ],
-    multiSelect: false,
-  },
-  {
-    question: 'Which features?',
-    header: 'Features',
-    options: [
-      { label: 'Parsing', description: '' },
-      { label: 'Formatting', description: '' },
-      { label: 'Zones', description: '' },
+    false,
+  ),
+  formQuestion(
+    'Which features?',
+    'Features',
+    [
+      ['Parsing', ''],
+      ['Formatting', ''],
+      ['Zones', ''],
     ],
-    multiSelect: true,
-  },
+    true,
+  ),
 ];
 
 /** A question of `labels` (default a and b), without descriptions. */
-const q = (question: string, labels = ['a', 'b']) => ({
-  question,
-  header: 'H',
-  options: labels.map((label) => ({ label, description: '' })),
-});
+const q = (question: string, labels = ['a', 'b']) =>
+  formQuestion(
+    question,
+    'H',
+    labels.map((label) => [label, '']),
+  );
 
 /** AskUserQuestion: one form, Claude Code's wordings, question by question without a form. */
 export function askUserQuestion<Server>(suite: Suite<Server>): void {
@@ -112,15 +113,15 @@ function throughTheForm<Server>({ setup }: Suite<Server>): void {
 function labelsAndNoForm<Server>({ entry, setup, mounted }: Suite<Server>): void {
   it('a multiSelect label holding ", " is still an offered label', async () => {
     const { call } = await setup(() => ({ action: 'accept', content: { q1: ['Yes, please', 'Later'] } }));
-    const polite = {
-      question: 'Add tests?',
-      header: 'Tests',
-      options: [
-        { label: 'Yes, please', description: '' },
-        { label: 'Later', description: '' },
+    const polite = formQuestion(
+      'Add tests?',
+      'Tests',
+      [
+        ['Yes, please', ''],
+        ['Later', ''],
       ],
-      multiSelect: true,
-    };
+      true,
+    );
     expect(await call('AskUserQuestion', { questions: [polite] })).toEqual({
       content: [{ type: 'text', text: labelsOnly('"Add tests?"="Yes, please, Later"') }],
     });

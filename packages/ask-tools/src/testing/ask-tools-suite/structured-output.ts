@@ -1,17 +1,13 @@
 /** The suite's group of structuredOutput, off (the default) and on. */
 import { describe, expect, it } from 'vitest';
 import type { ElicitOutcome } from '../harness.js';
-import { DECIDE, labelsOnly, type Suite } from './suite-context.js';
+import { DECIDE, formQuestion, labelsOnly, type Suite } from './suite-context.js';
 
 /** The question the tests of structuredOutput ask, and an outcome that answers with `content`. */
-const question = {
-  question: 'Which library?',
-  header: 'Library',
-  options: [
-    { label: 'date-fns', description: '' },
-    { label: 'luxon', description: '' },
-  ],
-};
+const question = formQuestion('Which library?', 'Library', [
+  ['date-fns', ''],
+  ['luxon', ''],
+]);
 const answering = (content: Record<string, string>) => () => ({ action: 'accept', content }) as ElicitOutcome;
 
 /** structuredOutput off and on. */

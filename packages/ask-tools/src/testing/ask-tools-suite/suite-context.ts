@@ -21,6 +21,22 @@ export const labelsOnly = (entries: string) =>
 export const ownWords = (entries: string) =>
   `The user answered: ${entries}. Read the answers carefully — they may request clarification, changes, or that you not proceed — and follow what they actually say.`;
 
+/**
+ * A question of AskUserQuestion as a call sends it: `options` as `[label, description]` pairs, and
+ * `multiSelect` only when given (left out, the tool takes it as false).
+ */
+export const formQuestion = (
+  question: string,
+  header: string,
+  options: readonly (readonly [label: string, description: string])[],
+  multiSelect?: boolean,
+) => ({
+  question,
+  header,
+  options: options.map(([label, description]) => ({ label, description })),
+  ...(multiSelect === undefined ? {} : { multiSelect }),
+});
+
 /** Resolves once `condition` holds, polling on a short timer: tests wait on events, never on a clock. */
 export const once = (condition: () => boolean) =>
   new Promise<void>((resolve) => {
