@@ -2,10 +2,9 @@
  * TaskTools of the `.` entry: Claude Code's task tools mounted on `@modelcontextprotocol/sdk`
  * 1.x (the SDK-neutral core is TaskToolsCore; this adds the v1 register methods and server).
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { TaskToolsCore } from '../tasks/task-tools-core.js';
-import { VERSION } from '../version.js';
-import { mountTools, type ToolRegistrar } from './tool-registrar.js';
+import { type ToolRegistrar, V1 } from './tool-registrar.js';
 
 /**
  * Claude Code's task tools (task_create, task_update, task_list, task_get, and the opt-in
@@ -17,15 +16,9 @@ import { mountTools, type ToolRegistrar } from './tool-registrar.js';
  * list; list is linear in it.
  */
 export class TaskTools extends TaskToolsCore {
-  private built: McpServer | undefined;
-
   /** An McpServer with task_create, task_update, task_list and task_get on this object's list, built once. */
   get server(): McpServer {
-    if (!this.built) {
-      this.built = new McpServer({ name: 'raider-tasks', version: VERSION });
-      this.register(this.built);
-    }
-    return this.built;
+    return V1.ownServer(this, 'raider-tasks');
   }
 
   /**
@@ -33,7 +26,7 @@ export class TaskTools extends TaskToolsCore {
    * you own: a v1 `McpServer`, or anything with its `registerTool` (see ToolRegistrar).
    */
   register(server: ToolRegistrar): void {
-    mountTools(server, this.definitions());
+    V1.mountTools(server, this.definitions());
   }
 
   /**
@@ -41,6 +34,6 @@ export class TaskTools extends TaskToolsCore {
    * tool definition costs context.
    */
   registerClaim(server: ToolRegistrar): void {
-    mountTools(server, this.claimDefinitions());
+    V1.mountTools(server, this.claimDefinitions());
   }
 }

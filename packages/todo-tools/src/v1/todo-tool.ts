@@ -2,10 +2,9 @@
  * TodoTool of the `.` entry: rpiv-todo's `todo` tool mounted on `@modelcontextprotocol/sdk` 1.x
  * (the SDK-neutral core is TodoToolCore; this adds `register` and `server` for v1).
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { TodoToolCore } from '../todo/todo-tool-core.js';
-import { VERSION } from '../version.js';
-import { mountTools, type ToolRegistrar } from './tool-registrar.js';
+import { type ToolRegistrar, V1 } from './tool-registrar.js';
 
 /**
  * rpiv-todo's `todo` tool on MCP SDK v1 (`@modelcontextprotocol/sdk`): actions create, update,
@@ -13,19 +12,13 @@ import { mountTools, type ToolRegistrar } from './tool-registrar.js';
  * and a result that carries the whole state. `@raider/todo-tools/v2` has the same class for SDK v2.
  */
 export class TodoTool extends TodoToolCore {
-  private built: McpServer | undefined;
-
   /** Mounts the MCP tool `todo` on a server you own: a v1 `McpServer`, or anything with its `registerTool`. */
   register(server: ToolRegistrar): void {
-    mountTools(server, this.definitions());
+    V1.mountTools(server, this.definitions());
   }
 
   /** An McpServer with the tool `todo` and `instructions` (TODO_GUIDANCE unless replaced), built once. */
   get server(): McpServer {
-    if (!this.built) {
-      this.built = new McpServer({ name: 'raider-todo', version: VERSION }, { instructions: this.instructions });
-      this.register(this.built);
-    }
-    return this.built;
+    return V1.ownServer(this, 'raider-todo', this.instructions);
   }
 }

@@ -2,10 +2,9 @@
  * TodoWriteTool of the `.` entry: todo_write mounted on `@modelcontextprotocol/sdk` 1.x (the
  * SDK-neutral core is TodoWriteToolCore; this adds `register` and `server` for v1).
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { TodoWriteToolCore } from '../todo-write/todo-write-tool-core.js';
-import { VERSION } from '../version.js';
-import { mountTools, type ToolRegistrar } from './tool-registrar.js';
+import { type ToolRegistrar, V1 } from './tool-registrar.js';
 
 /**
  * todo_write, shaped after Claude Code's TodoWrite, on MCP SDK v1 (`@modelcontextprotocol/sdk`):
@@ -13,19 +12,13 @@ import { mountTools, type ToolRegistrar } from './tool-registrar.js';
  * is given and hands it to `onUpdate`). `@raider/todo-tools/v2` has the same class for SDK v2.
  */
 export class TodoWriteTool extends TodoWriteToolCore {
-  private built: McpServer | undefined;
-
   /** An McpServer with todo_write, built once. */
   get server(): McpServer {
-    if (!this.built) {
-      this.built = new McpServer({ name: 'raider-todo-write', version: VERSION });
-      this.register(this.built);
-    }
-    return this.built;
+    return V1.ownServer(this, 'raider-todo-write');
   }
 
   /** Mounts todo_write on a server you own: a v1 `McpServer`, or anything with its `registerTool`. */
   register(server: ToolRegistrar): void {
-    mountTools(server, this.definitions());
+    V1.mountTools(server, this.definitions());
   }
 }

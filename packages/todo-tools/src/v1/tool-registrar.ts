@@ -1,22 +1,15 @@
 /**
- * The v1 adapter (`@modelcontextprotocol/sdk` 1.x): mounts SDK-neutral tool definitions on a v1
- * server. v1 takes zod schemas: each tool is registered with its advertised zod schemas (shown as
- * their JSON Schema, letting any object through, so the tool checks its own arguments).
+ * The v1 adapter (`@modelcontextprotocol/sdk` 1.x): binds the SDK-neutral tool definitions to a v1
+ * server (sdk-binding.ts). v1 takes zod schemas: each tool is registered with its advertised zod
+ * schemas (shown as their JSON Schema, letting any object through, so the tool checks its own
+ * arguments), and a handler finds the call's signal in its `extra`.
  */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { z } from 'zod';
-import type { ToolCallResult, ToolDefinition, ToolHints } from '../tool-definition.js';
+import { bindSdk, type ToolConfigOf, type ToolRegistrarOf } from '../sdk-binding.js';
 
-/** How a tool is configured on a v1 server: what `mountTools` hands `registerTool`. */
-export interface ToolConfig {
-  title: string;
-  description: string;
-  inputSchema: z.ZodObject;
-  /** Only with structured output. */
-  outputSchema?: z.ZodObject;
-  annotations: ToolHints;
-  /** Only with `alwaysLoad`. */
-  _meta?: Record<string, unknown>;
-}
+/** How a tool is configured on a v1 server (with zod schemas): what `mountTools` hands `registerTool`. */
+export interface ToolConfig extends ToolConfigOf<z.ZodObject> {}
 
 /** What a v1 tool handler gets beside its arguments (a v1 `RequestHandlerExtra` is one). */
 export interface ToolExtra {
@@ -33,27 +26,14 @@ export interface ToolExtra {
  * };
  * ```
  */
-export interface ToolRegistrar {
-  registerTool(
-    name: string,
-    config: ToolConfig,
-    handler: (args: Record<string, unknown>, extra: ToolExtra) => Promise<ToolCallResult>,
-  ): unknown;
-}
+export interface ToolRegistrar extends ToolRegistrarOf<ToolConfig, ToolExtra> {}
 
-/** Registers each of `tools` on `server`, in order. */
-export function mountTools(server: ToolRegistrar, tools: readonly ToolDefinition[]): void {
-  for (const tool of tools) {
-    // Fresh objects: what a server keeps may be changed there (a RegisteredTool's update), while
-    // a definition is shared and frozen.
-    const config: ToolConfig = {
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-      annotations: { ...tool.annotations },
-      ...(tool._meta ? { _meta: { ...tool._meta } } : {}),
-    };
-    server.registerTool(tool.name, config, (args, extra) => tool.handler(args, { signal: extra.signal }));
-  }
-}
+/** SDK v1 as the `.` entry's TaskTools, TodoWriteTool and TodoTool use it: their servers and register methods. */
+export const V1 = bindSdk({
+  newServer: (info, options) => new McpServer(info, options),
+  schemas: (tool) => ({
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+  }),
+  signal: (extra: ToolExtra) => extra.signal,
+});

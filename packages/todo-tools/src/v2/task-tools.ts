@@ -3,10 +3,9 @@
  * `@modelcontextprotocol/server` 2.x (the SDK-neutral core is TaskToolsCore; this adds the v2
  * register methods and server). The same options, direct API and answers as the `.` entry's.
  */
-import { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { TaskToolsCore } from '../tasks/task-tools-core.js';
-import { VERSION } from '../version.js';
-import { mountTools, type ToolRegistrar } from './tool-registrar.js';
+import { type ToolRegistrar, V2 } from './tool-registrar.js';
 
 /**
  * Claude Code's task tools (task_create, task_update, task_list, task_get, and the opt-in
@@ -18,15 +17,9 @@ import { mountTools, type ToolRegistrar } from './tool-registrar.js';
  * list; list is linear in it.
  */
 export class TaskTools extends TaskToolsCore {
-  private built: McpServer | undefined;
-
   /** A v2 McpServer with task_create, task_update, task_list and task_get on this object's list, built once. */
   get server(): McpServer {
-    if (!this.built) {
-      this.built = new McpServer({ name: 'raider-tasks', version: VERSION });
-      this.register(this.built);
-    }
-    return this.built;
+    return V2.ownServer(this, 'raider-tasks');
   }
 
   /**
@@ -34,7 +27,7 @@ export class TaskTools extends TaskToolsCore {
    * you own: a v2 `McpServer`, or anything with its `registerTool` (see ToolRegistrar).
    */
   register(server: ToolRegistrar): void {
-    mountTools(server, this.definitions());
+    V2.mountTools(server, this.definitions());
   }
 
   /**
@@ -42,6 +35,6 @@ export class TaskTools extends TaskToolsCore {
    * tool definition costs context.
    */
   registerClaim(server: ToolRegistrar): void {
-    mountTools(server, this.claimDefinitions());
+    V2.mountTools(server, this.claimDefinitions());
   }
 }

@@ -3,10 +3,9 @@
  * (the SDK-neutral core is TodoWriteToolCore; this adds `register` and `server` for v2). The same
  * options, direct API and answers as the `.` entry's.
  */
-import { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { TodoWriteToolCore } from '../todo-write/todo-write-tool-core.js';
-import { VERSION } from '../version.js';
-import { mountTools, type ToolRegistrar } from './tool-registrar.js';
+import { type ToolRegistrar, V2 } from './tool-registrar.js';
 
 /**
  * todo_write, shaped after Claude Code's TodoWrite, on MCP SDK v2 (`@modelcontextprotocol/server`):
@@ -14,19 +13,13 @@ import { mountTools, type ToolRegistrar } from './tool-registrar.js';
  * is given and hands it to `onUpdate`). `@raider/todo-tools` has the same class for SDK v1.
  */
 export class TodoWriteTool extends TodoWriteToolCore {
-  private built: McpServer | undefined;
-
   /** A v2 McpServer with todo_write, built once. */
   get server(): McpServer {
-    if (!this.built) {
-      this.built = new McpServer({ name: 'raider-todo-write', version: VERSION });
-      this.register(this.built);
-    }
-    return this.built;
+    return V2.ownServer(this, 'raider-todo-write');
   }
 
   /** Mounts todo_write on a server you own: a v2 `McpServer`, or anything with its `registerTool`. */
   register(server: ToolRegistrar): void {
-    mountTools(server, this.definitions());
+    V2.mountTools(server, this.definitions());
   }
 }

@@ -1,22 +1,15 @@
 /**
- * The v2 adapter (`@modelcontextprotocol/server` 2.x): mounts SDK-neutral tool definitions on a v2
- * server, each with schemas that show the advertised JSON Schema and let any arguments through
- * (see advertised-schema.ts), so the tool checks its own arguments as under v1.
+ * The v2 adapter (`@modelcontextprotocol/server` 2.x): binds the SDK-neutral tool definitions to a
+ * v2 server (sdk-binding.ts). Each tool is registered with schemas that show the advertised JSON
+ * Schema and let any arguments through (see advertised-schema.ts), so the tool checks its own
+ * arguments as under v1, and a handler finds the call's signal in its `ctx.mcpReq`.
  */
-import type { ToolCallResult, ToolDefinition, ToolHints } from '../tool-definition.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { bindSdk, type ToolConfigOf, type ToolRegistrarOf } from '../sdk-binding.js';
 import { type AdvertisedSchema, advertisedSchema } from './advertised-schema.js';
 
-/** How a tool is configured on a v2 server: what `mountTools` hands `registerTool`. */
-export interface ToolConfig {
-  title: string;
-  description: string;
-  inputSchema: AdvertisedSchema;
-  /** Only with structured output. */
-  outputSchema?: AdvertisedSchema;
-  annotations: ToolHints;
-  /** Only with `alwaysLoad`. */
-  _meta?: Record<string, unknown>;
-}
+/** How a tool is configured on a v2 server (with Standard Schemas): what `mountTools` hands `registerTool`. */
+export interface ToolConfig extends ToolConfigOf<AdvertisedSchema> {}
 
 /** What a v2 tool handler gets beside its arguments (the part of a v2 `ServerContext` the tools read). */
 export interface ToolContext {
@@ -33,27 +26,14 @@ export interface ToolContext {
  * };
  * ```
  */
-export interface ToolRegistrar {
-  registerTool(
-    name: string,
-    config: ToolConfig,
-    handler: (args: Record<string, unknown>, ctx: ToolContext) => Promise<ToolCallResult>,
-  ): unknown;
-}
+export interface ToolRegistrar extends ToolRegistrarOf<ToolConfig, ToolContext> {}
 
-/** Registers each of `tools` on `server`, in order. */
-export function mountTools(server: ToolRegistrar, tools: readonly ToolDefinition[]): void {
-  for (const tool of tools) {
-    // Fresh objects: what a server keeps may be changed there (a RegisteredTool's update), while
-    // a definition is shared and frozen.
-    const config: ToolConfig = {
-      title: tool.title,
-      description: tool.description,
-      inputSchema: advertisedSchema(tool.inputJsonSchema),
-      ...(tool.outputJsonSchema ? { outputSchema: advertisedSchema(tool.outputJsonSchema) } : {}),
-      annotations: { ...tool.annotations },
-      ...(tool._meta ? { _meta: { ...tool._meta } } : {}),
-    };
-    server.registerTool(tool.name, config, (args, ctx) => tool.handler(args, { signal: ctx.mcpReq.signal }));
-  }
-}
+/** SDK v2 as the `./v2` entry's TaskTools, TodoWriteTool and TodoTool use it: their servers and register methods. */
+export const V2 = bindSdk({
+  newServer: (info, options) => new McpServer(info, options),
+  schemas: (tool) => ({
+    inputSchema: advertisedSchema(tool.inputJsonSchema),
+    ...(tool.outputJsonSchema ? { outputSchema: advertisedSchema(tool.outputJsonSchema) } : {}),
+  }),
+  signal: (ctx: ToolContext) => ctx.mcpReq.signal,
+});
