@@ -1,6 +1,7 @@
 // The three shapes of a task: in memory, as a store keeps it, as onUpdate hands it out.
 import { describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../store/task-store.js';
+import { PLAIN_ITEM, PLAIN_RECORD } from '../testing/plain-task.js';
 import { copyTask, fromRecord, type StoredTask, toItem, toRecord } from './stored-task.js';
 
 const record: TaskRecord = {
@@ -70,16 +71,7 @@ describe('toItem', () => {
       owner: 'alice',
       metadata: { deep: { list: [1] } },
     });
-    const bare = fromRecord({ id: '1', subject: 'A', description: '', status: 'pending', blocks: [], blockedBy: [] });
-    expect(toItem(bare)).toEqual({
-      id: '1',
-      content: 'A',
-      status: 'pending',
-      activeForm: 'A',
-      description: '',
-      blocks: [],
-      blockedBy: [],
-    });
+    expect(toItem(fromRecord(PLAIN_RECORD))).toEqual(PLAIN_ITEM);
   });
 });
 

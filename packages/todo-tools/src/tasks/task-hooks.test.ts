@@ -1,17 +1,10 @@
 // The beforeTask hook as Claude Code runs TaskCreated and TaskCompleted.
 import { describe, expect, it } from 'vitest';
+import { PLAIN_ITEM } from '../testing/plain-task.js';
 import type { TaskItem } from '../types.js';
 import { INTERRUPTED, runBeforeTask, untilAborted } from './task-hooks.js';
 
-const item: TaskItem = {
-  id: '1',
-  content: 'A',
-  status: 'pending',
-  activeForm: 'A',
-  description: '',
-  blocks: [],
-  blockedBy: [],
-};
+const item = PLAIN_ITEM;
 const notReplaced = () => false;
 
 describe('runBeforeTask', () => {

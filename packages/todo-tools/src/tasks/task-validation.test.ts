@@ -1,20 +1,11 @@
 // The checks on a list taken over whole: a restore, and the records a store hands in.
 import { describe, expect, it } from 'vitest';
 import { InvalidListError } from '../errors.js';
-import type { TaskRecord } from '../store/task-store.js';
-import type { TaskItem } from '../types.js';
+import { PLAIN_ITEM, PLAIN_RECORD } from '../testing/plain-task.js';
 import { validTaskItems, validTaskRecords } from './task-validation.js';
 
-const item: TaskItem = {
-  id: '1',
-  content: 'A',
-  status: 'pending',
-  activeForm: 'A',
-  description: '',
-  blocks: [],
-  blockedBy: [],
-};
-const record: TaskRecord = { id: '1', subject: 'A', description: '', status: 'pending', blocks: [], blockedBy: [] };
+const item = PLAIN_ITEM;
+const record = PLAIN_RECORD;
 
 /** Arrays nested `depth` deep. */
 function nested(depth: number): unknown {

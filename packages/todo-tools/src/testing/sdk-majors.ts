@@ -96,40 +96,50 @@ export async function closeClients(): Promise<void> {
   await Promise.all(open.splice(0).map((client) => client.close()));
 }
 
+/** What a major's SDK gives the tests: its McpServer, its Client, and its in-memory transport's linked pair. */
+interface MajorSdk {
+  newServer(name: string): Connectable;
+  newClient(): Connectable;
+  linkedPair(): [unknown, unknown];
+}
+
+/** A server or client of either major, as `connect` uses it. */
+interface Connectable {
+  connect(transport: unknown): Promise<void>;
+}
+
 // The entries' classes take their own major's servers; the tests hand them the servers of the
 // same major, which TestServer hides (each test reads as one text for both majors).
-const V1: SdkMajor = {
-  major: 1,
-  TaskTools: v1.TaskTools as unknown as SdkMajor['TaskTools'],
-  TodoWriteTool: v1.TodoWriteTool as unknown as SdkMajor['TodoWriteTool'],
-  TodoTool: v1.TodoTool as unknown as SdkMajor['TodoTool'],
-  newServer: (name = 'test') => new McpServerV1({ name, version: '1.0.0' }) as unknown as TestServer,
-  async connect(server) {
-    const [serverSide, clientSide] = InMemoryTransportV1.createLinkedPair();
-    const client = new ClientV1({ name: 'test', version: '1.0.0' });
-    await Promise.all([(server as unknown as McpServerV1).connect(serverSide), client.connect(clientSide)]);
-    const connected = client as unknown as TestClient;
-    open.push(connected);
-    return connected;
-  },
-};
+function sdkMajor(major: 1 | 2, entry: typeof v1 | typeof v2, sdk: MajorSdk): SdkMajor {
+  return {
+    major,
+    TaskTools: entry.TaskTools as unknown as SdkMajor['TaskTools'],
+    TodoWriteTool: entry.TodoWriteTool as unknown as SdkMajor['TodoWriteTool'],
+    TodoTool: entry.TodoTool as unknown as SdkMajor['TodoTool'],
+    newServer: (name = 'test') => sdk.newServer(name) as unknown as TestServer,
+    async connect(server) {
+      const [serverSide, clientSide] = sdk.linkedPair();
+      const client = sdk.newClient();
+      await Promise.all([(server as unknown as Connectable).connect(serverSide), client.connect(clientSide)]);
+      const connected = client as unknown as TestClient;
+      open.push(connected);
+      return connected;
+    },
+  };
+}
 
-const V2: SdkMajor = {
-  major: 2,
-  TaskTools: v2.TaskTools as unknown as SdkMajor['TaskTools'],
-  TodoWriteTool: v2.TodoWriteTool as unknown as SdkMajor['TodoWriteTool'],
-  TodoTool: v2.TodoTool as unknown as SdkMajor['TodoTool'],
-  newServer: (name = 'test') => new McpServerV2({ name, version: '1.0.0' }) as unknown as TestServer,
-  async connect(server) {
-    // Both halves from one package: the two packages bundle separate copies of the transport.
-    const [serverSide, clientSide] = InMemoryTransportV2.createLinkedPair();
-    const client = new ClientV2({ name: 'test', version: '1.0.0' });
-    await Promise.all([(server as unknown as McpServerV2).connect(serverSide), client.connect(clientSide)]);
-    const connected = client as unknown as TestClient;
-    open.push(connected);
-    return connected;
-  },
-};
+const V1 = sdkMajor(1, v1, {
+  newServer: (name) => new McpServerV1({ name, version: '1.0.0' }),
+  newClient: () => new ClientV1({ name: 'test', version: '1.0.0' }),
+  linkedPair: () => InMemoryTransportV1.createLinkedPair(),
+});
+
+const V2 = sdkMajor(2, v2, {
+  newServer: (name) => new McpServerV2({ name, version: '1.0.0' }),
+  newClient: () => new ClientV2({ name: 'test', version: '1.0.0' }),
+  // Both halves from one package: the two packages bundle separate copies of the transport.
+  linkedPair: () => InMemoryTransportV2.createLinkedPair(),
+});
 
 /** Both majors, for `describe.each(SDK_MAJORS)('… (SDK v$major)', (sdk) => …)`. */
 export const SDK_MAJORS: readonly SdkMajor[] = [V1, V2];
