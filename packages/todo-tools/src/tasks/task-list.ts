@@ -6,6 +6,7 @@
  */
 import { copyMetadata, mergeMetadata } from '../metadata.js';
 import type { TaskRecord, TaskWrite } from '../store/task-store.js';
+import { TASK_FIELDS } from '../task-fields.js';
 import type { TaskItem, TaskStatus } from '../types.js';
 import { fromRecord, type StoredTask } from './stored-task.js';
 import { ChangeTracker } from './task-change-tracker.js';
@@ -25,16 +26,7 @@ export interface UpdateArgs {
 }
 
 /** The fields an update changes, in Claude Code's order for "Updated task #N ...". */
-export const FIELD_ORDER = [
-  'subject',
-  'description',
-  'activeForm',
-  'owner',
-  'metadata',
-  'status',
-  'blocks',
-  'blockedBy',
-] as const;
+export const FIELD_ORDER = [...TASK_FIELDS, 'blocks', 'blockedBy'] as const;
 /** A field task_update can report as changed. */
 export type UpdatedField = (typeof FIELD_ORDER)[number];
 

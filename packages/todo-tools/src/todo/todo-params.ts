@@ -5,6 +5,7 @@
 import type { TaskListLimits } from '../limits.js';
 import { nestsDeeperThan } from '../metadata.js';
 import { received } from '../received.js';
+import { TASK_FIELDS } from '../task-fields.js';
 import type { TodoTaskStatus } from '../types.js';
 import type { TodoAction } from './todo-types.js';
 
@@ -16,17 +17,7 @@ export const TODO_STATUSES: readonly TodoTaskStatus[] = ['pending', 'in_progress
 /** The parameters each action takes (rpiv-todo's `todo` tool, its "Parameters"). */
 const TAKES: Readonly<Record<TodoAction, readonly string[]>> = {
   create: ['subject', 'blockedBy', 'description', 'activeForm', 'owner', 'metadata'],
-  update: [
-    'id',
-    'subject',
-    'description',
-    'activeForm',
-    'owner',
-    'metadata',
-    'status',
-    'addBlockedBy',
-    'removeBlockedBy',
-  ],
+  update: ['id', ...TASK_FIELDS, 'addBlockedBy', 'removeBlockedBy'],
   list: ['status', 'includeDeleted'],
   get: ['id'],
   delete: ['id'],
