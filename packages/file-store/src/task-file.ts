@@ -4,6 +4,7 @@
  * Code 2.1.332 writes it: `JSON.stringify(record, null, 2)`, its key order on creation and on
  * update, no trailing newline).
  */
+import { nestsDeeperThan } from '@raider/kit/nesting';
 import type { TaskClaim, TaskRecord } from '@raider/todo-tools';
 
 const STATUSES = new Set(['pending', 'in_progress', 'completed']);
@@ -22,18 +23,6 @@ export function taskIdOf(fileName: string): string | undefined {
 
 const isStringArray = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
-
-/** How deep `value` nests (iteratively: a hostile file cannot overflow the stack), stopping past `limit`. */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [item, depth] = stack.pop() as [unknown, number];
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
 
 /**
  * The record in a task file's text, or the text of what is wrong with it (never quoting the
@@ -70,7 +59,9 @@ export function checkRecord(value: unknown, id: string, maxMetadataDepth: number
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
     return 'expected "metadata" to be an object when present';
   }
-  if (metadata !== undefined && nestsDeeperThan(metadata, maxMetadataDepth)) {
+  // The kit's walk (iterative: a hostile file cannot overflow the stack) counts the metadata
+  // record itself as level 1; a task file's limit counts the levels below it, so one more.
+  if (metadata !== undefined && nestsDeeperThan(metadata, maxMetadataDepth + 1)) {
     return `its metadata nests deeper than ${maxMetadataDepth} levels`;
   }
   const claim = raw.claim;

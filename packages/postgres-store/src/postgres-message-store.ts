@@ -25,7 +25,7 @@ import type {
 import type { Database } from './database.js';
 import { DatabaseError } from './errors.js';
 import type { Listener } from './listener.js';
-import { checkAgent, checkOutgoing, checkTakeOptions, checkWatcher, fullInboxError } from './message-checks.js';
+import { checkAgent, checkOutgoing, checkTakeOptions, checkWatch, fullInboxError } from './message-checks.js';
 import {
   findSent,
   inboxKey,
@@ -112,8 +112,7 @@ export class PostgresMessageStore implements MessageStore {
   }
 
   watch(agent: string, onMessage: () => void): () => void {
-    checkAgent('watch', 'agent', agent);
-    checkWatcher(onMessage);
+    checkWatch(agent, onMessage);
     return this.listener.add(MESSAGE_FEED, inboxKey(this.listId, agent), onMessage);
   }
 

@@ -1,3 +1,8 @@
+import { nestsDeeperThan } from '@raider/kit/nesting';
+
+// How deep a value nests: the kit's one walk, shared with file-store (its importers here take it from this module).
+export { nestsDeeperThan };
+
 /**
  * Merges metadata key by key (shallow), as both families do: a key set to null goes, an emptied
  * record is dropped (undefined). Keys are defined as own properties, so "__proto__" stays a key.
@@ -25,24 +30,6 @@ export function copyMetadata(given: Record<string, unknown>): Record<string, unk
     Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return copy;
-}
-
-/**
- * True when `value` nests arrays and objects more than `max` levels deep (a value that is not an
- * array or object is level 0; `{}` is level 1). Iterative and stops at the first level past `max`,
- * so any value, however deep, is judged without recursion and at the cost of what it reads.
- */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [item, level] = stack.pop() as [unknown, number];
-    if (typeof item !== 'object' || item === null) continue;
-    if (level > max) return true;
-    for (const inner of Object.values(item)) {
-      if (typeof inner === 'object' && inner !== null) stack.push([inner, level + 1]);
-    }
-  }
-  return false;
 }
 
 /**
