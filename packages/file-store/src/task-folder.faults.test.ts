@@ -12,17 +12,15 @@ import { ListIdError, listFolderName, openList, type TaskFolder } from './index.
 import { MAX_TASK_ID } from './task-file.js';
 
 // Every fs function passes through to the real one unless a test makes it fail.
-vi.mock('node:fs', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs')>();
-  return {
-    ...real,
-    openSync: vi.fn(real.openSync),
-    writeSync: vi.fn(real.writeSync),
-    fsyncSync: vi.fn(real.fsyncSync),
-    renameSync: vi.fn(real.renameSync),
-    closeSync: vi.fn(real.closeSync),
-  };
-});
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('../test/spied-fs.js')).spiedFs(await importOriginal(), [
+    'openSync',
+    'writeSync',
+    'fsyncSync',
+    'renameSync',
+    'closeSync',
+  ]),
+);
 
 const opened: TaskFolder[] = [];
 afterEach(() => {

@@ -11,11 +11,11 @@ export type {
   StoredMessage,
   TakeOptions,
 } from './message-store.js';
-export type {
-  ConformanceRunner,
-  MessageStoreConformanceOptions,
-  MessageStoreSetup,
-  OpenedMessageStore,
-  OpenMessageStore,
+export {
+  type ConformanceRunner,
+  describeMessageStoreConformance,
+  type MessageStoreConformanceOptions,
+  type MessageStoreSetup,
+  type OpenedMessageStore,
+  type OpenMessageStore,
 } from './message-store-conformance.js';
-export { describeMessageStoreConformance } from './message-store-conformance.js';

@@ -1,33 +1,35 @@
 export { MessageLimitError, RegistryArgumentError, RegistryRangeError } from './errors.js';
-export type { MemoryMessageStoreOptions } from './memory-message-store.js';
-export { memoryMessageStore } from './memory-message-store.js';
-export type {
-  MessageDelivery,
-  MessageLimits,
-  MessageStore,
-  OutgoingMessage,
-  StoredMessage,
-  TakeOptions,
+export { type MemoryMessageStoreOptions, memoryMessageStore } from './memory-message-store.js';
+export {
+  DEFAULT_MESSAGE_LIMITS,
+  type MessageDelivery,
+  type MessageLimits,
+  type MessageStore,
+  type OutgoingMessage,
+  type StoredMessage,
+  type TakeOptions,
 } from './message-store.js';
-export { DEFAULT_MESSAGE_LIMITS } from './message-store.js';
-export type { EndStatus, NotificationFields, ReminderOptions, Usage } from './notification.js';
 export {
   END_STATUSES,
+  type EndStatus,
   escape,
+  type NotificationFields,
   notificationText,
   REMINDER_HEADER,
   REMINDER_HEADER_WITH_USER_MESSAGE,
   REMINDER_LINE,
+  type ReminderOptions,
   reminderText,
+  type Usage,
 } from './notification.js';
-export type {
-  EntryFilter,
-  NewTaskEntry,
-  QueueItem,
-  TaskEntry,
-  TaskRegistryEvents,
-  TaskRegistryOptions,
-  TaskStatus,
-  UserMessage,
+export {
+  type EntryFilter,
+  type NewTaskEntry,
+  type QueueItem,
+  type TaskEntry,
+  TaskRegistry,
+  type TaskRegistryEvents,
+  type TaskRegistryOptions,
+  type TaskStatus,
+  type UserMessage,
 } from './registry.js';
-export { TaskRegistry } from './registry.js';

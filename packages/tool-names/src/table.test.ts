@@ -15,42 +15,29 @@ import {
   unmappedReason,
 } from './index.js';
 
-// raider's table (Langertha::Raider::ToolNames), row by row: [Claude Code name, raider tool].
-const TABLE: [string, string][] = [
-  ['Read', 'read_file'],
-  ['Write', 'write_file'],
-  ['Edit', 'edit_file'],
-  ['MultiEdit', 'multi_edit'],
-  ['Bash', 'bash'],
-  ['TaskOutput', 'bash_output'],
-  ['BashOutput', 'bash_output'],
-  ['TaskStop', 'kill_shell'],
-  ['KillShell', 'kill_shell'],
-  ['KillBash', 'kill_shell'],
-  ['Glob', 'glob'],
-  ['Grep', 'grep'],
-  ['LS', 'list_files'],
-  ['WebFetch', 'web_fetch'],
-  ['WebSearch', 'web_search'],
-  ['Skill', 'skill'],
-  ['TodoWrite', 'todo_write'],
-  ['TaskCreate', 'task_create'],
-  ['TaskUpdate', 'task_update'],
-  ['TaskList', 'task_list'],
-  ['TaskGet', 'task_get'],
-  ['Task', 'agent'],
-  ['Agent', 'agent'],
-  ['AskUserQuestion', 'ask_user'],
-  ['EnterPlanMode', 'enter_plan_mode'],
-  ['ExitPlanMode', 'exit_plan_mode'],
-  ['SendMessage', 'send_message'],
-  ['Monitor', 'monitor'],
-  ['CronCreate', 'cron_create'],
-  ['CronDelete', 'cron_delete'],
-  ['CronList', 'cron_list'],
-  ['EnterWorktree', 'enter_worktree'],
-  ['ExitWorktree', 'exit_worktree'],
-];
+// raider's table (Langertha::Raider::ToolNames), row by row: [Claude Code name, raider tool], read
+// from the README's two tables of mapped names, the documentation of every decision (not written
+// out here a second time): a row of src/table.ts that the README does not say, or says otherwise,
+// fails. A README row names its Claude Code names and their raider tools in one order
+// (`Read, Write, Edit | read_file, write_file, edit_file`), or several names of one tool.
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+/** The rows of the README's table under the heading that starts `heading`: [Claude Code name, raider tool] each. */
+function readmeRows(heading: string): [string, string][] {
+  const lines = readme.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(heading));
+  const end = lines.findIndex((line, at) => at > start && line.startsWith('#'));
+  const rows = lines.slice(start, end).filter((line) => line.startsWith('|'));
+  return rows.slice(2).flatMap((row) => {
+    const [claude, raider] = row
+      .split('|')
+      .slice(1, 3)
+      .map((cell) => cell.trim().split(', ')) as [string[], string[]];
+    return claude.map((name, at): [string, string] => [name, (raider.length === 1 ? raider[0] : raider[at]) as string]);
+  });
+}
+
+const TABLE = [...readmeRows('### Mapped, current names'), ...readmeRows('### Mapped, older names')];
 
 // The raider tools with several Claude Code names answer with the current one.
 const ALIASES = new Set(['Task', 'KillShell', 'KillBash', 'BashOutput']);
@@ -339,7 +326,6 @@ describe('names left unmapped on purpose', () => {
 describe('README', () => {
   // The README's table is the documentation of every decision: a name added here without a row
   // there fails.
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   it('names every mapped, older and unmapped name', () => {
     for (const name of [...claudeNames(), ...unmappedClaudeNames()]) {
       expect(readme, name).toMatch(new RegExp(`(?<![\\w-])${name}(?![\\w-])`));

@@ -53,21 +53,34 @@ export function runningChildren(): ChildProcess[] {
   return [...running];
 }
 
+/**
+ * Spawns `command args` in a process group of its own (so that `stop` ends what it starts too),
+ * its stdout and stderr piped, and tracks it until it exits (so that `stopAll` ends it).
+ */
+function spawnTracked(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+  stdin: 'ignore' | 'pipe',
+): ChildProcess {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: [stdin, 'pipe', 'pipe'],
+    detached: true,
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 /** Spawns a long-running process (a server), tracked so that `stopAll` ends it. */
 export function start(
   command: string,
   args: string[],
   options: { cwd: string; env: Record<string, string> },
 ): ChildProcess {
-  const child = spawn(command, args, {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  return child;
+  return spawnTracked(command, args, options, 'ignore');
 }
 
 /**
@@ -108,13 +121,7 @@ export function run(
 ): Promise<Ran> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
-    running.add(child);
+    const child = spawnTracked(command, args, options, 'pipe');
     let stdout = '';
     let stderr = '';
     let output = '';

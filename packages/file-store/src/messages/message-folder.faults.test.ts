@@ -10,18 +10,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openTaskFolder, type TaskFolder } from '../index.js';
 
 // Every fs function passes through to the real one unless a test makes it fail.
-vi.mock('node:fs', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs')>();
-  return {
-    ...real,
-    openSync: vi.fn(real.openSync),
-    writeSync: vi.fn(real.writeSync),
-    fsyncSync: vi.fn(real.fsyncSync),
-    renameSync: vi.fn(real.renameSync),
-    linkSync: vi.fn(real.linkSync),
-    unlinkSync: vi.fn(real.unlinkSync),
-  };
-});
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('../../test/spied-fs.js')).spiedFs(await importOriginal(), [
+    'openSync',
+    'writeSync',
+    'fsyncSync',
+    'renameSync',
+    'linkSync',
+    'unlinkSync',
+  ]),
+);
 
 type FsFunction = (...args: unknown[]) => unknown;
 const mocked = [
