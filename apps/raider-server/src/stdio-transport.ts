@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { isImmutableTodoTasks } from '@raider/todo-tools/v2';
+import { isImmutableTodoTasks } from '@raider/todo-tools/internal';
 
 /** Below this many tasks a list's JSON is made per answer: small, and not worth the splice. */
 const SPLICE_FROM = 64;

@@ -37,6 +37,8 @@ for (const [entry, other] of [
   ['v2', V1],
   ['conformance', V1],
   ['conformance', V2],
+  ['internal', V1],
+  ['internal', V2],
 ]) {
   for (const extension of ['.js', '.d.ts']) {
     for (const file of closure(`${entry}${extension}`)) {

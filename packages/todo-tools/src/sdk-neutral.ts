@@ -29,7 +29,6 @@ export {
 export { TaskToolsCore, type TaskToolsOptions } from './tasks/task-tools-core.js';
 export { TODO_GUIDANCE, type TodoGuidance } from './todo/todo-guidance.js';
 export { replayTodo } from './todo/todo-replay.js';
-export { isImmutableTodoTasks } from './todo/todo-state.js';
 export { TodoToolCore, type TodoToolOptions } from './todo/todo-tool-core.js';
 export type { TodoAction, TodoDetails, TodoResult } from './todo/todo-types.js';
 export { TodoWriteToolCore, type TodoWriteToolOptions } from './todo-write/todo-write-tool-core.js';

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  isImmutableTodoTasks,
   memoryListStore,
   replayTodo,
   TODO_GUIDANCE,
@@ -9,6 +8,7 @@ import {
   type TodoTaskStatus,
   TodoTool,
 } from '../index.js';
+import { isImmutableTodoTasks } from '../internal.js';
 import { closeClients, SDK_MAJORS, type SdkMajor } from '../testing/sdk-majors.js';
 
 /**
