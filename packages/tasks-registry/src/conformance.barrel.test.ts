@@ -1,7 +1,22 @@
-// The `./conformance` entry's public surface is intentional, as the main entry's: a new export
-// fails this test until it is added here on purpose (and to the README). The suite's groups and
-// suiteTools stay internal.
-import { describeExports } from '@raider/kit/testing';
+// The `./conformance` entry's public surface is intentional, as the main entry's: a new export, or
+// a new type in its built conformance.d.ts, fails this test until it is added here on purpose (and
+// to the README). The suite's groups and suiteTools stay internal.
+import { describeDeclaredExports, describeExports } from '@raider/kit/testing';
 import * as api from './conformance.js';
 
 describeExports(api, ['describeMessageStoreConformance']);
+
+describeDeclaredExports(new URL('../dist/conformance.d.ts', import.meta.url), [
+  'function describeMessageStoreConformance',
+  'interface ConformanceRunner',
+  'interface MessageDelivery',
+  'interface MessageLimits',
+  'interface MessageStore',
+  'interface MessageStoreConformanceOptions',
+  'interface MessageStoreSetup',
+  'interface OpenedMessageStore',
+  'interface StoredMessage',
+  'interface TakeOptions',
+  'type OpenMessageStore',
+  'type OutgoingMessage',
+]);

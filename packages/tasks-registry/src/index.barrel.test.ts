@@ -1,6 +1,7 @@
-// The public surface is intentional: every name the package exports is one its README documents.
-// A new export fails this test until it is added here on purpose (and to the README).
-import { describeExports } from '@raider/kit/testing';
+// The public surface is intentional: every name the package exports is one its README documents,
+// and every declaration its built index.d.ts exports (read as a user's compiler reads it) is pinned
+// here. A new export or type fails this test until it is added here on purpose (and to the README).
+import { describeDeclaredExports, describeExports } from '@raider/kit/testing';
 import * as api from './index.js';
 
 describeExports(api, [
@@ -17,4 +18,39 @@ describeExports(api, [
   'memoryMessageStore',
   'notificationText',
   'reminderText',
+]);
+
+describeDeclaredExports(new URL('../dist/index.d.ts', import.meta.url), [
+  'class MessageLimitError',
+  'class RegistryArgumentError',
+  'class RegistryRangeError',
+  'class TaskRegistry',
+  'const DEFAULT_MESSAGE_LIMITS',
+  'const END_STATUSES',
+  'const REMINDER_HEADER',
+  'const REMINDER_HEADER_WITH_USER_MESSAGE',
+  'const REMINDER_LINE',
+  'function escape',
+  'function memoryMessageStore',
+  'function notificationText',
+  'function reminderText',
+  'interface MemoryMessageStoreOptions',
+  'interface MessageDelivery',
+  'interface MessageLimits',
+  'interface MessageStore',
+  'interface NotificationFields',
+  'interface QueueItem',
+  'interface ReminderOptions',
+  'interface StoredMessage',
+  'interface TakeOptions',
+  'interface TaskEntry',
+  'interface TaskRegistryEvents',
+  'interface TaskRegistryOptions',
+  'interface UserMessage',
+  'type EndStatus',
+  'type EntryFilter',
+  'type NewTaskEntry',
+  'type OutgoingMessage',
+  'type TaskStatus',
+  'type Usage',
 ]);
