@@ -8,9 +8,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { listFolderPath } from '@raider/file-store';
 import { describe, expect, it } from 'vitest';
-import { createConversation } from '../src/conversation/conversation.js';
-import { folderList } from '../src/lists/folder-lists.js';
-import { textOf } from './helpers.js';
+import { folderList } from '../lists/folder-lists.js';
+import { createConversation } from './conversation.js';
+
+/** The text of a tool result. */
+const textOf = (result: unknown): string | undefined =>
+  (result as { content?: { type: string; text: string }[] }).content?.[0]?.text;
 
 describe('progress while a call waits', () => {
   it('a task_create waiting on a list lock held elsewhere sends progress until it answers, and stops when it does', async () => {
