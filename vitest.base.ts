@@ -36,8 +36,9 @@ export function packageTests(packageUrl: string, test: TestOptions = {}): ViteUs
 }
 
 /**
- * The vitest config of `pnpm test:large`: the files matching `include` alone (the package's
- * `*.large.test.ts`), one file at a time, with budgets sized for a busy 2-core machine (10 min a
+ * The vitest config of a run apart from `pnpm test`: the files matching `include` alone (a
+ * package's `*.large.test.ts` for `pnpm test:large`; the release test for `pnpm test:release`),
+ * one file at a time, with budgets sized for a busy 2-core machine (10 min a
  * test and a hook). They start what they need themselves, so of the global setups only the build's
  * runs.
  */

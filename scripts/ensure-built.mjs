@@ -72,17 +72,19 @@ function builtAt(dir) {
 /**
  * Builds the package in `packageDir` and the workspace packages it uses (`turbo run build
  * --filter=<name>...`) when one of them that has a build has none yet, or, with `whenStale`, when
- * a source of one is newer than its build. Returns whether it built.
+ * a source of any of them is newer than the oldest of their builds. The packages without a build of
+ * their own count as sources (the internal kit, bundled into each build that uses it). Returns
+ * whether it built.
  */
 export function ensureBuilt(packageDir, { whenStale = false } = {}) {
-  const all = workspacePackages();
-  const chain = withWorkspaceDependencies(resolve(packageDir), all).filter((entry) => entry.manifest.scripts?.build);
-  const needed = chain.filter((entry) => {
-    const built = builtAt(entry.dir);
-    return built === 0 || (whenStale && newest(entry.dir, (path) => !notInput.test(path)) > built);
-  });
-  if (needed.length === 0) return false;
-  const name = all.get([...all.keys()].find((key) => all.get(key).dir === resolve(packageDir))).manifest.name;
+  const reached = withWorkspaceDependencies(resolve(packageDir), workspacePackages());
+  const chain = reached.filter((entry) => entry.manifest.scripts?.build);
+  if (chain.length === 0) return false;
+  const builds = chain.map((entry) => builtAt(entry.dir));
+  const missing = builds.includes(0);
+  const sources = () => Math.max(...reached.map((entry) => newest(entry.dir, (path) => !notInput.test(path))));
+  if (!missing && !(whenStale && sources() > Math.min(...builds))) return false;
+  const name = reached[0].manifest.name;
   execFileSync('pnpm', ['exec', 'turbo', 'run', 'build', `--filter=${name}...`, '--output-logs=errors-only'], {
     cwd: root,
     stdio: ['ignore', process.stderr, process.stderr],
