@@ -81,7 +81,7 @@ export function writeDurably(path: string, data: Buffer): Stats {
         // The write failed already; the close adds nothing.
       }
     }
-    rmSync(path, { force: true });
+    removeIfPossible(path);
     throw error;
   }
 }
@@ -97,8 +97,22 @@ export function replaceFile(path: string, data: Buffer): void {
   try {
     renameSync(temporary, path);
   } catch (error) {
-    rmSync(temporary, { force: true });
+    removeIfPossible(temporary);
     throw error;
+  }
+}
+
+/**
+ * Removes the temporary file `path` after a failure, when it can: a failure of the removal itself
+ * (its folder could not be made, or is gone: ENOTDIR, EACCES) must not hide the failure that
+ * brought the caller here. A file left under its temporary name is one nothing reads, and the
+ * cleanups of dead temporaries remove it later.
+ */
+export function removeIfPossible(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Left as a dead temporary (see above).
   }
 }
 

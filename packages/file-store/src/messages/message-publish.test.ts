@@ -33,6 +33,22 @@ describe('message publish', () => {
     expect(readdirSync(inbox)).toEqual([]);
   });
 
+  it('an inbox that cannot be made is the store\'s own error, "nothing was sent", not its cleanup\'s', () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'list'), 'a file where the list folder should be');
+    const inbox = join(root, 'list', '.messages', 'bob');
+    let thrown: unknown;
+    try {
+      prepareMessage(inbox, Buffer.from('{"text":"hi"}\n'));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(ListFileError.isInstance(thrown)).toBe(true);
+    expect((thrown as Error).message).toMatch(
+      /\/list\/\.messages\/bob\/\.message\.json\.\d+\.\d+\.tmp: ENOTDIR; nothing was sent$/,
+    );
+  });
+
   it('publishes a prepared file as <id>.json, leaving nothing else', () => {
     const { inbox, publisher, reports } = publisherOf();
     const prepared = prepareMessage(inbox, Buffer.from('one\n'));

@@ -4,9 +4,9 @@
  * over a file that exists), fsynced with its inbox folder, and renamed `<id>.json`, where takes
  * see it.
  */
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { codeOf, syncFolder, temporaryPath, writeAll } from '../durable-write.js';
+import { codeOf, removeIfPossible, syncFolder, temporaryPath, writeAll } from '../durable-write.js';
 import { ListFileError } from '../errors.js';
 import { exists, type LockFence } from '../list-lock.js';
 import { fileError } from './file-error.js';
@@ -47,7 +47,9 @@ export function discard(prepared: PreparedMessage): void {
       // Its data is either synced already or not wanted.
     }
   }
-  rmSync(prepared.path, { force: true });
+  // A file left under its temporary name is one no take reads; the next take under the lock
+  // removes it once it is dead (inbox-files.ts).
+  removeIfPossible(prepared.path);
 }
 
 /** The publishing of prepared messages into the inboxes of one list folder. */
