@@ -2,7 +2,7 @@
 // refusal throws, its text, and the order the checks run in (a store's texts are pinned by the
 // store's own tests; these pin the kit's one copy).
 import { describe, expect, it } from 'vitest';
-import { type MessageChecks, messageChecks } from './message-checks.js';
+import { type MessageChecks, messageChecks, storedFields } from './message-checks.js';
 
 class ArgumentError extends TypeError {}
 class OutOfRange extends RangeError {}
@@ -174,5 +174,25 @@ describe('messageChecks', () => {
     expect(() => checkTakeOptions({ max: 0 })).toThrow(OutOfRange);
     expect(received('bob')).toBe('"bob"');
     expect(received([1])).toBe('an array');
+  });
+});
+
+describe('storedFields', () => {
+  it("keeps the contract's fields in its order, leaves out absent optional ones and anything else", () => {
+    const full = { taskId: '7', label: 'l', about: 'a', notification: true, text: 't', from: 'f', to: 'bob', extra: 1 };
+    const stored = storedFields(full, 42);
+    expect(Object.keys(stored)).toEqual(['to', 'from', 'text', 'notification', 'about', 'label', 'taskId', 'sentAt']);
+    expect(stored).toEqual({
+      to: 'bob',
+      from: 'f',
+      text: 't',
+      notification: true,
+      about: 'a',
+      label: 'l',
+      taskId: '7',
+      sentAt: 42,
+    });
+    const plain = storedFields({ to: 'bob', text: 't', notification: false, from: undefined }, 1);
+    expect(Object.keys(plain)).toEqual(['to', 'text', 'notification', 'sentAt']);
   });
 });

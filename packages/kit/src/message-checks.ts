@@ -8,6 +8,7 @@
  *
  * The contract's error classes belong to tasks-registry, which bundles this kit, so the kit cannot
  * import them: a store hands its classes to `messageChecks` and gets the checks bound to them.
+ * Beside the checks, `storedFields`: the form a store keeps a checked message in.
  */
 import { received as describe } from './received.js';
 
@@ -221,4 +222,33 @@ function fullInbox<Limit extends Error>(
   return new errors.limitError(
     `send: the inbox of ${received(agent)} holds ${limit} messages, the most allowed${reserved}; it takes none until some are ${freedBy}`,
   );
+}
+
+/** The fields of a message the contract keeps (its `OutgoingMessage`), as `storedFields` reads them. */
+export interface MessageFields {
+  readonly to: string;
+  readonly from?: string;
+  readonly text: string;
+  readonly notification: boolean;
+  readonly about?: string;
+  readonly label?: string;
+  readonly taskId?: string;
+}
+
+/**
+ * The stored form of a checked message but its id: only the contract's fields, in its order (to,
+ * from, text, notification, about, label, taskId), the optional ones left out when absent, then
+ * `sentAt`. Anything else a caller put on the message is not kept.
+ */
+export function storedFields(message: MessageFields, sentAt: number): MessageFields & { readonly sentAt: number } {
+  return {
+    to: message.to,
+    ...(message.from === undefined ? {} : { from: message.from }),
+    text: message.text,
+    notification: message.notification,
+    ...(message.about === undefined ? {} : { about: message.about }),
+    ...(message.label === undefined ? {} : { label: message.label }),
+    ...(message.taskId === undefined ? {} : { taskId: message.taskId }),
+    sentAt,
+  };
 }

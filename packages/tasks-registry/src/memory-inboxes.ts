@@ -2,6 +2,7 @@
  * The state of one memory store (`memoryMessageStore`): the messages by agent, the leases of the
  * takes that hold them, the watchers, and the last id handed out.
  */
+import { storedFields } from '@raider/kit/message-checks';
 import { checkAgent, checkOutgoing, checkTakeOptions, checkWatch, fullInboxError } from './message-checks.js';
 import type { MessageDelivery, MessageLimits, OutgoingMessage, StoredMessage, TakeOptions } from './message-store.js';
 
@@ -40,19 +41,9 @@ function call(watcher: Watcher): void {
   }
 }
 
-/** The stored form of a checked message: only its known fields, absent ones left out, frozen. */
+/** The stored form of a checked message (the kit's `storedFields`) with its id first, frozen. */
 function storedMessage(message: OutgoingMessage, id: string, sentAt: number): StoredMessage {
-  return Object.freeze({
-    id,
-    to: message.to,
-    ...(message.from === undefined ? {} : { from: message.from }),
-    text: message.text,
-    notification: message.notification,
-    ...(message.about === undefined ? {} : { about: message.about }),
-    ...(message.label === undefined ? {} : { label: message.label }),
-    ...(message.taskId === undefined ? {} : { taskId: message.taskId }),
-    sentAt,
-  });
+  return Object.freeze({ id, ...storedFields(message, sentAt) });
 }
 
 /** The inboxes of one memory store: the messages by agent, the watchers, the last id handed out. */

@@ -21,6 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { storedFields } from '@raider/kit/message-checks';
 import type {
   MessageDelivery,
   MessageLimits,
@@ -91,7 +92,7 @@ class MessageFolder implements FolderMessageStore {
   async send(message: OutgoingMessage): Promise<StoredMessage> {
     checkOutgoing(message, this.options.limits);
     const inbox = this.inbox(message.to);
-    const unnamed = messageFields(message, Date.now());
+    const unnamed = storedFields(message, Date.now());
     // Written whole before the lock is taken (a new file's inode is the costly part): the lock is held to name it.
     const prepared = prepareMessage(inbox, formatMessage(unnamed));
     let id: number;
@@ -210,18 +211,4 @@ class MessageFolder implements FolderMessageStore {
       }
     });
   }
-}
-
-/** The stored form of a checked message but its id: only its known fields, absent ones left out. */
-function messageFields(message: OutgoingMessage, sentAt: number): Omit<StoredMessage, 'id'> {
-  return {
-    to: message.to,
-    ...(message.from === undefined ? {} : { from: message.from }),
-    text: message.text,
-    notification: message.notification,
-    ...(message.about === undefined ? {} : { about: message.about }),
-    ...(message.label === undefined ? {} : { label: message.label }),
-    ...(message.taskId === undefined ? {} : { taskId: message.taskId }),
-    sentAt,
-  };
 }
