@@ -2,6 +2,7 @@
  * Claude Code's `<task-notification>` user message (raider's `notification_text`), and the
  * `<system-reminder>` Claude Code 2.1.332 wraps every such message in.
  */
+import { oneLine } from '@raider/kit/shown-text';
 import { RegistryArgumentError, RegistryRangeError } from './errors.js';
 
 /** How a piece of background work ended. */
@@ -26,9 +27,17 @@ export interface NotificationFields {
   taskType?: string;
   /** `<output-file>`: the file the work's whole output was written to. */
   outputFile?: string;
-  /** How it ended. Required. */
-  status: EndStatus;
-  /** One line for the model (`Agent "Find the tests" finished`). Required. */
+  /**
+   * How it ended. Left out, the notification has no `<status>`: a notice of something that did
+   * not end (a task handed to the reader, a change to one it owns), which a model must not read
+   * as a completion.
+   */
+  status?: EndStatus;
+  /**
+   * One line for the model (`Agent "Find the tests" finished`). Required. Shown as one line:
+   * line breaks as `⏎`, other control characters as their control pictures (`oneLine` of
+   * `@raider/kit/shown-text`), so a summary cannot add lines of its own.
+   */
   summary: string;
   /**
    * `<note>`: a remark for the model about this notification, e.g. Claude Code's `A
@@ -91,11 +100,17 @@ const given = (value: unknown): boolean => value !== undefined && value !== null
 
 // An optional text element, checked to be a string: these were added for Claude Code 2.1.332 and
 // a caller's `inPlace: true` would otherwise become `<inPlace>true</inPlace>`, which reads as a
-// sentence to the model.
-function textElement(lines: string[], element: string, field: string, value: unknown): void {
+// sentence to the model. `shown` is how its text is shown (one line for a name or a path).
+function textElement(
+  lines: string[],
+  element: string,
+  field: string,
+  value: unknown,
+  shown: (text: string) => string = (text) => text,
+): void {
   if (!given(value)) return;
   requireString(field, value);
-  lines.push(`<${element}>${escape(value)}</${element}>`);
+  lines.push(`<${element}>${escape(shown(value as string))}</${element}>`);
 }
 
 function usageLine(usage: Usage): string {
@@ -113,36 +128,42 @@ function usageLine(usage: Usage): string {
 function worktreeLine(worktree: { path: string; branch?: string }): string {
   const { path, branch } = worktree;
   requireString('worktree.path', path);
-  const branchPart = given(branch) ? `<worktreeBranch>${escape(branch)}</worktreeBranch>` : '';
-  return `<worktree><worktreePath>${escape(path)}</worktreePath>${branchPart}</worktree>`;
+  const branchPart = given(branch) ? `<worktreeBranch>${escape(oneLine(branch))}</worktreeBranch>` : '';
+  return `<worktree><worktreePath>${escape(oneLine(path))}</worktreePath>${branchPart}</worktree>`;
 }
 
 /**
  * The `<task-notification>` of a piece of work that ended, in Claude Code's form: one element a
  * line in the order task-id, tool-use-id, task-type, output-file, status, summary, note, event,
  * result, usage, worktree, inPlace, each only when given (not undefined or null); usage as its
- * pairs in the order given; the text of every element escaped (`&`, `<`, `>`).
+ * pairs in the order given; the text of every element escaped (`&`, `<`, `>`). The elements that
+ * are one line by nature (task-id, tool-use-id, task-type, output-file, summary, the worktree's
+ * path and branch) are shown as one line (`oneLine` of `@raider/kit/shown-text`: a line break as
+ * `⏎`, other control characters as `␀ ␇ ␛ ␉`), so no field can add a line of its own; note,
+ * event, result and inPlace keep their lines (their element's tags, never forgeable, frame them).
+ * Without `status` there is no `<status>` element: a notice of something that did not end.
  *
  * The order is Claude Code 2.1.332's; `<event>` (a monitor's lines, which Claude Code's agent
  * notifications do not carry) keeps its place between the summary's remarks and the result.
  *
  * @throws RegistryArgumentError (a TypeError) when taskId or summary is not a string, taskType,
  *   outputFile, note or inPlace is given but not a string, or usage or worktree is malformed;
- *   RegistryRangeError (a RangeError) for a status other than completed, failed or killed.
+ *   RegistryRangeError (a RangeError) for a status given other than completed, failed or killed.
  */
 export function notificationText(fields: NotificationFields): string {
   requireString('taskId', fields.taskId);
   requireString('summary', fields.summary);
-  if (!END_STATUSES.includes(fields.status)) {
+  if (given(fields.status) && !END_STATUSES.includes(fields.status as EndStatus)) {
     throw new RegistryRangeError(
       `notificationText: status: expected one of ${END_STATUSES.join(', ')}, received ${JSON.stringify(fields.status)}`,
     );
   }
-  const lines = ['<task-notification>', `<task-id>${escape(fields.taskId)}</task-id>`];
-  if (given(fields.toolUseId)) lines.push(`<tool-use-id>${escape(fields.toolUseId)}</tool-use-id>`);
-  textElement(lines, 'task-type', 'taskType', fields.taskType);
-  textElement(lines, 'output-file', 'outputFile', fields.outputFile);
-  lines.push(`<status>${fields.status}</status>`, `<summary>${escape(fields.summary)}</summary>`);
+  const lines = ['<task-notification>', `<task-id>${escape(oneLine(fields.taskId))}</task-id>`];
+  if (given(fields.toolUseId)) lines.push(`<tool-use-id>${escape(oneLine(fields.toolUseId))}</tool-use-id>`);
+  textElement(lines, 'task-type', 'taskType', fields.taskType, oneLine);
+  textElement(lines, 'output-file', 'outputFile', fields.outputFile, oneLine);
+  if (given(fields.status)) lines.push(`<status>${fields.status}</status>`);
+  lines.push(`<summary>${escape(oneLine(fields.summary))}</summary>`);
   textElement(lines, 'note', 'note', fields.note);
   if (given(fields.event)) lines.push(`<event>${escape(fields.event)}</event>`);
   if (given(fields.result)) lines.push(`<result>${escape(fields.result)}</result>`);

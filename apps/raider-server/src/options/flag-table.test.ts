@@ -52,6 +52,7 @@ describe('the flag table', () => {
       'database-pool-size',
       'database-lock-timeout',
       'database-idle-timeout',
+      'wait-for-database',
     ]);
   });
 });

@@ -311,6 +311,14 @@ export const FLAGS: readonly Flag[] = [
     needs: '--database-url',
   },
   {
+    flag: 'wait-for-database',
+    env: 'RAIDER_WAIT_FOR_DATABASE',
+    type: 'boolean',
+    help: 'with --database-url: at start, wait for a database that cannot be reached (default: report it and exit 1)',
+    key: 'waitForDatabase',
+    needs: '--database-url',
+  },
+  {
     flag: 'claims',
     env: 'RAIDER_CLAIMS',
     type: 'boolean',
@@ -331,6 +339,13 @@ export const FLAGS: readonly Flag[] = [
     value: 'NAME',
     help: "who this server's agent is (its task owner name and inbox); mounts the messaging tools",
     key: 'agent',
+  },
+  {
+    flag: 'send-to-unseen',
+    env: 'RAIDER_SEND_TO_UNSEEN',
+    type: 'boolean',
+    help: 'send_message may write to an agent that never connected to the list (default: refused, with the names that exist)',
+    key: 'sendToUnseen',
   },
   {
     flag: 'structured-output',

@@ -66,6 +66,11 @@ export interface ServerOptions {
    * then frees its list for the others.
    */
   databaseIdleTimeoutMs?: number;
+  /**
+   * At start, wait for a database that cannot be reached instead of reporting it and exiting with
+   * 1 (`--wait-for-database`; default false).
+   */
+  waitForDatabase?: boolean;
   /** Mount task_claim beside the task tools. */
   claims: boolean;
   /** Mount the messaging tools (send_message, wait_for_messages) and send wake-ups, for a team on one list. */
@@ -75,6 +80,11 @@ export interface ServerOptions {
    * X-Raider-Agent header. Giving one mounts the messaging tools too.
    */
   agent?: string | undefined;
+  /**
+   * send_message may write to an agent that never connected to the list (`--send-to-unseen`);
+   * default false: a send to a name the list has not seen is refused with the names it has.
+   */
+  sendToUnseen?: boolean;
   /** Offer the board as an MCP App to clients that render them (default true). */
   boardApp: boolean;
   /**
