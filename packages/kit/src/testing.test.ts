@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { declaredExports } from './testing.js';
+import { declaredExports, privateSharedTypes } from './testing.js';
 
 describe('declaredExports', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kit-declared-'));
@@ -44,5 +44,31 @@ describe('declaredExports', () => {
   it('names an export whose declaration cannot be found as unresolved', () => {
     const index = write('broken.d.ts', "export { Gone } from './nowhere.js';\n");
     expect(declaredExports(index)).toEqual(['unresolved Gone']);
+  });
+});
+
+describe('privateSharedTypes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kit-private-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, text: string) => {
+    writeFileSync(join(dir, name), text);
+    return pathToFileURL(join(dir, name));
+  };
+
+  it('names what an entry imports from its chunks and does not export, as tsup builds it', () => {
+    write(
+      'errors-x.d.ts',
+      'interface Core {}\ninterface CoreOptions {}\nexport type { Core as a, CoreOptions as b };\n',
+    );
+    const leaky = write(
+      'leaky.d.ts',
+      "import { a as Core, b as CoreOptions } from './errors-x.js';\nimport { z } from 'zod';\ndeclare class Tools implements Core { o: CoreOptions; s: z.ZodType }\nexport { Tools };\n",
+    );
+    expect(privateSharedTypes(leaky)).toEqual(['Core', 'CoreOptions']);
+    const named = write(
+      'named.d.ts',
+      "import { a as Core, b as CoreOptions } from './errors-x.js';\ndeclare class Tools implements Core { o: CoreOptions }\nexport { Core, CoreOptions, Tools };\n",
+    );
+    expect(privateSharedTypes(named)).toEqual([]);
   });
 });

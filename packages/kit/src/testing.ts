@@ -100,11 +100,38 @@ export function declaredExports(dts: URL): string[] {
 }
 
 /**
+ * The names the declaration file at `dts` imports from the package's own shared chunks (`./…`) and
+ * does not export: types a user's compiler meets in the entry's declarations but cannot name, the
+ * cause of a consumer's TS2742 (`The inferred type of … cannot be named`) and of the build's
+ * `[plugin dts] … private shared type exports with no public re-export` warning. Sorted; empty
+ * when every such type has a public home.
+ */
+export function privateSharedTypes(dts: URL): string[] {
+  const path = fileURLToPath(dts);
+  const source = ts.createSourceFile(path, ts.sys.readFile(path) ?? '', ts.ScriptTarget.Latest);
+  const imported = new Set<string>();
+  const exported = new Set<string>();
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
+      if (!statement.moduleSpecifier.text.startsWith('.')) continue;
+      const bindings = statement.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings))
+        for (const element of bindings.elements) imported.add(element.name.text);
+    }
+    if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      for (const element of statement.exportClause.elements) exported.add((element.propertyName ?? element.name).text);
+    }
+  }
+  return [...imported].filter((name) => !exported.has(name)).sort();
+}
+
+/**
  * Registers the test that pins the types of a package's public surface: the built declaration file
  * at `dts` (for example `new URL('../dist/index.d.ts', import.meta.url)`) exports exactly
  * `declarations`, each `'<kind> <Name>'` as `declaredExports` lists them. A type added to, dropped
  * from or changed in kind in the barrel fails it until it is changed here on purpose (and in the
- * README). It reads `dist/`, so the package is built first: `pnpm test` (turbo) does, and so does
+ * README). A second test fails when the entry uses a type of a shared chunk it does not export
+ * (`privateSharedTypes`). It reads `dist/`, so the package is built first: `pnpm test` (turbo) does, and so does
  * every package's vitest global setup when `dist/` is missing.
  */
 export function describeDeclaredExports(dts: URL, declarations: readonly string[]): void {
@@ -116,6 +143,9 @@ export function describeDeclaredExports(dts: URL, declarations: readonly string[
       // Read from dist/: a build older than the barrel fails this too (rebuild, then look again).
       const built = `${fileURLToPath(dts)} (as built: after changing the barrel, build the package again)`;
       expect(declaredExports(dts), built).toEqual([...declarations].sort());
+    });
+    it('name every type they use from the shared chunks (no TS2742 for a consumer)', () => {
+      expect(privateSharedTypes(dts), `${fileURLToPath(dts)}: export these types from the entry`).toEqual([]);
     });
   });
 }

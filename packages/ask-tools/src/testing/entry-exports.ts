@@ -29,6 +29,8 @@ export const ENTRY_DECLARATIONS: readonly string[] = [
   'const UNAVAILABLE',
   'function elicitationAnswerer',
   'function registerAskUserQuestion',
+  'class AskToolsCore',
+  'interface AskToolsCoreOptions',
   'interface AskToolsOptions',
   'interface AskUserQuestionOptions',
   'interface FormQuestion',
