@@ -51,3 +51,40 @@ describe('pnpm server (from a clone)', () => {
     await expect.poll(() => stderr.includes('shutting down: SIGTERM') || stderr, { timeout: 10_000 }).toBe(true);
   }, 120_000);
 });
+
+describe('pnpm test (scripts/test-total.mjs)', async () => {
+  // @ts-expect-error: a plain .mjs script of the root, without declarations
+  const { summaryOf, totalLine } = await import('../../../scripts/test-total.mjs');
+
+  it("reads each package's vitest summary line, with or without colours", () => {
+    expect(
+      summaryOf(
+        '@raider/kit:test: \u001b[2m      Tests \u001b[22m \u001b[1m\u001b[32m45 passed\u001b[39m\u001b[22m\u001b[90m (45)\u001b[39m',
+      ),
+    ).toEqual({
+      package: '@raider/kit',
+      passed: 45,
+      failed: 0,
+      skipped: 0,
+    });
+    expect(summaryOf('@raider/server:test:       Tests  1 failed | 253 passed | 2 skipped (256)')).toEqual({
+      package: '@raider/server',
+      passed: 253,
+      failed: 1,
+      skipped: 2,
+    });
+    expect(summaryOf('@raider/server:test:  Test Files  1 failed | 51 passed (52)')).toBeUndefined();
+    expect(summaryOf('Tasks:    17 successful, 18 total')).toBeUndefined();
+  });
+
+  it('ends with one total line over every package, naming a package that never counted', () => {
+    const summaries = new Map([
+      ['@raider/kit', { package: '@raider/kit', passed: 45, failed: 0, skipped: 0 }],
+      ['@raider/server', { package: '@raider/server', passed: 253, failed: 1, skipped: 0 }],
+    ]);
+    expect(totalLine(summaries, new Set(['@raider/server']))).toBe('298 passed, 1 failed (2 packages)');
+    expect(totalLine(summaries, new Set(['@raider/todo-tools']))).toBe(
+      '298 passed, 1 failed (2 packages); no test count from @raider/todo-tools (failed before its tests ran)',
+    );
+  });
+});
