@@ -110,6 +110,22 @@ function connectionLog(home: string, name: string): string {
   return messages.join('\n');
 }
 
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
+
+/**
+ * The server README's `claude mcp add … -- node "$PWD/…"` lines (From a clone, until the
+ * release), as the words a shell gives `claude` when it runs them in the clone's folder.
+ */
+function cloneLines(): string[][] {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('## From a clone, until the release');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  return [...section.matchAll(/^claude mcp add (.*"\$PWD\/.*)$/gm)].map(([, rest]) => {
+    if (/\s/.test(ROOT)) throw new Error(`the clone's path holds a blank, which these words do not handle: ${ROOT}`);
+    return ['mcp', 'add', ...(rest as string).replaceAll('"$PWD', ROOT).replaceAll('"', '').trim().split(/\s+/)];
+  });
+}
+
 /** The folders under `dir` that hold nothing. */
 function emptyFolders(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -125,14 +141,23 @@ describe.skipIf(process.platform === 'win32')(`Claude Code ${CLAUDE_CODE_VERSION
     report.cli = cli;
   }, FETCH_BUDGET_MS + 120_000);
 
-  it('claude mcp list: raider is connected over stdio (--claude-tasks and the default) and over HTTP, on 2025-11-25 after the probe', async () => {
+  it("claude mcp list: raider is connected over stdio (--claude-tasks, and the README's lines from a clone) and over HTTP, on 2025-11-25 after the probe", async () => {
     const where = claudeHome();
     const url = await httpServer();
-    const added = [
-      await claude(cli, where, ['mcp', 'add', 'raider-claude-tasks', '--', NODE, CLI, '--claude-tasks']),
-      await claude(cli, where, ['mcp', 'add', 'raider', '--', NODE, CLI]),
-      await claude(cli, where, ['mcp', 'add', '--transport', 'http', 'raider-http', url]),
-    ];
+    // The README's `claude mcp add raider -- node "$PWD/…"` lines, as a user runs them from the
+    // clone's folder; the second is added under another name (both are called raider there).
+    const fromClone = cloneLines().map((args, index) =>
+      index === 0 ? args : ['mcp', 'add', `raider-${index + 1}`, ...args.slice(3)],
+    );
+    expect(fromClone.length).toBeGreaterThanOrEqual(2);
+    // One after the other: each writes the same config file.
+    const added = [];
+    for (const args of [
+      ['mcp', 'add', 'raider-claude-tasks', '--', NODE, CLI, '--claude-tasks'],
+      ...fromClone,
+      ['mcp', 'add', '--transport', 'http', 'raider-http', url],
+    ])
+      added.push(await claude(cli, where, args));
     for (const { code, out } of added)
       expect({ code, out }).toMatchObject({ code: 0, out: expect.stringMatching(/^Added /) });
 
@@ -140,7 +165,11 @@ describe.skipIf(process.platform === 'win32')(`Claude Code ${CLAUDE_CODE_VERSION
     expect(listed.code).toBe(0);
     const lines = listed.out.split('\n');
     expect(lines).toContain(`raider-claude-tasks: ${NODE} ${CLI} --claude-tasks - ✔ Connected`);
-    expect(lines).toContain(`raider: ${NODE} ${CLI} - ✔ Connected`);
+    for (const args of fromClone) {
+      const [name, , ...command] = args.slice(2);
+      expect(command.slice(0, 2)).toEqual(['node', CLI]);
+      expect(lines).toContain(`${name}: ${command.join(' ')} - ✔ Connected`);
+    }
     expect(lines).toContain(`raider-http: ${url} (HTTP) - ✔ Connected`);
 
     // raider answers the probe before initialize with a JSON-RPC error (stdio: -32601 Method not

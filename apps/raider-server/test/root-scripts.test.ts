@@ -1,6 +1,9 @@
 // The README's way to run the server from a clone: `pnpm server ARGS` at the root.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../src/version.js';
 
@@ -87,4 +90,34 @@ describe('pnpm test (scripts/test-total.mjs)', async () => {
       '298 passed, 1 failed (2 packages); no test count from @raider/todo-tools (failed before its tests ran)',
     );
   });
+});
+
+describe("the server README's mcpServers block from a clone", () => {
+  it('starts with the clone path in place of /path/to/raider-tools and lists the task tools', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const start = readme.indexOf('## From a clone, until the release');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    const block = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    const entry = (JSON.parse(block ?? '{}') as { mcpServers: Record<string, { command: string; args: string[] }> })
+      .mcpServers.raider;
+    expect(entry?.command).toBe('node');
+    const args = (entry?.args ?? []).map((arg) => arg.replace('/path/to/raider-tools/', ROOT));
+    const client = new Client({ name: 'readme-block', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: entry?.command ?? 'node',
+        args,
+        env: { PATH: process.env.PATH ?? '' },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(
+        expect.arrayContaining(['task_create', 'task_update', 'task_list', 'task_get', 'ask_user']),
+      );
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
