@@ -4,6 +4,7 @@
  * one SyncedTaskList: the arguments repaired as Claude Code repairs them and checked, the hooks
  * run, the change made and the answer worded as Claude Code words it. TaskToolsCore holds one.
  */
+import { oneLine } from '@raider/kit/shown-text';
 import type { z } from 'zod';
 import { type Answer, invalid, rejected } from '../answer.js';
 import { perLimits, type TaskListLimits } from '../limits.js';
@@ -189,7 +190,8 @@ export class TaskCalls implements TaskToolHandlers {
       if (refusal !== undefined) return { text: refusal, isError: true };
       const task = list.create(args);
       return {
-        text: `Task #${task.id} created successfully: ${task.subject}`,
+        // The subject on one line (issue 36): no subject plants a line of its own in the answer.
+        text: `Task #${task.id} created successfully: ${oneLine(task.subject)}`,
         isError: false,
         changed: true,
         structured: { task: toItem(task) },

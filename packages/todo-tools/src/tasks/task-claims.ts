@@ -4,10 +4,11 @@
  * `leaseSeconds` lapses when its session does not touch the task within that time: the owner is
  * cleared and the task goes back to pending, so a crashed agent's work is picked up.
  */
+import { oneLine } from '@raider/kit/shown-text';
 import type { TaskClaim } from '../store/task-store.js';
 import type { StoredTask } from './stored-task.js';
 import type { TaskList } from './task-list.js';
-import { isInternal } from './task-text.js';
+import { isInternal, openBlockers } from './task-text.js';
 
 /** The arguments of task_claim, validated by its schema. */
 export interface ClaimArgs {
@@ -22,12 +23,7 @@ export interface ClaimOutcome {
   task?: StoredTask;
 }
 
-const ids = (list: Iterable<string>): string => [...list].map((id) => `#${id}`).join(', ');
-
-/** The ids of the tasks `task` waits for that are not completed yet. */
-function openBlockers(list: TaskList, task: StoredTask): string[] {
-  return [...task.blockedBy].filter((id) => list.get(id)?.status !== 'completed');
-}
+const ids = (list: Iterable<string>): string => [...list].map((id) => `#${oneLine(id)}`).join(', ');
 
 /** The lowest-id task that is pending, unowned, not internal and not blocked by an unfinished task. */
 function firstFree(list: TaskList): StoredTask | undefined {
@@ -36,7 +32,7 @@ function firstFree(list: TaskList): StoredTask | undefined {
       task.status === 'pending' &&
       task.owner === undefined &&
       !isInternal(task) &&
-      !openBlockers(list, task).length
+      !openBlockers(task, list).length
     ) {
       return task;
     }
@@ -97,13 +93,13 @@ export function claimTask(list: TaskList, args: ClaimArgs, session: string, now:
     const held = leaseOfAnother(task, session, now);
     if (held && held.owner === args.owner) {
       return {
-        text: `Task #${task.id} is already claimed by ${held.owner} under another session's lease, until ${leaseEnd(held)}`,
+        text: `Task #${task.id} is already claimed by ${oneLine(held.owner)} under another session's lease, until ${leaseEnd(held)}`,
       };
     }
     if (task.owner !== undefined && task.owner !== args.owner) {
-      return { text: `Task #${task.id} is already claimed by ${task.owner}` };
+      return { text: `Task #${task.id} is already claimed by ${oneLine(task.owner)}` };
     }
-    const blockers = openBlockers(list, task);
+    const blockers = openBlockers(task, list);
     if (blockers.length) return { text: `Task #${task.id} is blocked by ${ids(blockers)}` };
   } else {
     task = firstFree(list);
@@ -119,7 +115,8 @@ export function claimTask(list: TaskList, args: ClaimArgs, session: string, now:
     };
   } else delete claimed.claim;
   list.replace(claimed);
-  return { text: `Claimed task #${claimed.id}: ${claimed.subject}`, task: claimed };
+  // Owner and subject on one line (issue 36), as in every answer that echoes them.
+  return { text: `Claimed task #${claimed.id}: ${oneLine(claimed.subject)}`, task: claimed };
 }
 
 /**
@@ -162,7 +159,7 @@ export function leaseOnUpdate(
   const held = leaseOfAnother(task, session, now);
   if (held) {
     return {
-      refuse: `task #${task.id} is claimed by ${held.owner} under another session's lease until ${leaseEnd(held)}; only that session can change it until then (claim it with task_claim once the lease has ended)`,
+      refuse: `task #${task.id} is claimed by ${oneLine(held.owner)} under another session's lease until ${leaseEnd(held)}; only that session can change it until then (claim it with task_claim once the lease has ended)`,
     };
   }
   return undefined;

@@ -5,12 +5,25 @@
  * ChangeTracker records what it wrote and how to undo it (task-change-tracker.ts).
  */
 import { copyMetadata, mergeMetadata } from '../metadata.js';
-import type { TaskRecord, TaskWrite } from '../store/task-store.js';
+import { MAX_TASK_ID, type TaskRecord, type TaskWrite } from '../store/task-store.js';
 import { TASK_FIELDS } from '../task-fields.js';
 import type { TaskItem, TaskStatus } from '../types.js';
 import { fromRecord, type StoredTask } from './stored-task.js';
 import { ChangeTracker } from './task-change-tracker.js';
 import { cycleIn, mirrorLinks, newLinks, type PlannedLinks, unlinkDropped } from './task-links.js';
+
+// A decimal id, as a store's records hold them (a link may hold anything a hand-edited file held).
+const DECIMAL_ID = /^[1-9][0-9]*$/;
+
+/** The highest id `record` uses: its own, or a decimal one its links name (up to MAX_TASK_ID). */
+function highestId(record: TaskRecord): number {
+  let highest = Number(record.id);
+  for (const id of [...record.blocks, ...record.blockedBy]) {
+    const linked = DECIMAL_ID.test(id) ? Number(id) : 0;
+    if (linked > highest && linked <= MAX_TASK_ID) highest = linked;
+  }
+  return highest;
+}
 
 /** The fields of task_update, validated by its schema. */
 export interface UpdateArgs {
@@ -249,11 +262,18 @@ export class TaskList {
 
   /**
    * Takes over records written elsewhere (another holder of the store): each replaces the task of
-   * its id, each removed id goes, and links are mirrored on the neighbours in memory. The next id
-   * stays above `highWaterMark` and every id seen.
+   * its id, each removed id goes (the links its neighbours' records hold to it stay until those
+   * records change), and links are mirrored on the neighbours in memory. The next id stays above
+   * `highWaterMark` and every id seen, a linked one included.
    */
   merge(put: readonly TaskRecord[], removed: readonly string[], highWaterMark: number): void {
-    for (const id of removed) this.delete(id);
+    // A removed task goes, but not from its neighbours' links: the writer that removed it wrote
+    // them too when it unlinked them (they are in `put`); a record removed by hand or by another
+    // process leaves them naming it, and a blocker whose record is missing stays a blocker.
+    for (const id of removed) {
+      this.byId.delete(id);
+      this.leased.delete(id);
+    }
     for (const record of put) {
       const task = fromRecord(record);
       const previous = this.byId.get(task.id);
@@ -262,7 +282,7 @@ export class TaskList {
       this.noteClaim(task);
       if (previous) unlinkDropped(this.byId, previous, task);
       mirrorLinks(this.byId, task);
-      this.nextId = Math.max(this.nextId, Number(task.id) + 1);
+      this.nextId = Math.max(this.nextId, highestId(record) + 1);
     }
     this.nextId = Math.max(this.nextId, highWaterMark + 1);
   }
@@ -273,14 +293,17 @@ export class TaskList {
    * follows the highest id of the list, or `nextId` when that is higher.
    */
   restore(items: readonly TaskItem[], nextId?: number): void {
+    // A journal's list is whole: a link to a task not in it is a leftover, not a missing record.
+    const listed = new Set(items.map((item) => item.id));
+    const inList = (id: string) => listed.has(id);
     const records = items.map((item): TaskRecord => {
       const record: TaskRecord = {
         id: item.id,
         subject: item.content,
         description: item.description,
         status: item.status,
-        blocks: item.blocks,
-        blockedBy: item.blockedBy,
+        blocks: item.blocks.filter(inList),
+        blockedBy: item.blockedBy.filter(inList),
       };
       if (item.activeForm !== undefined && item.activeForm !== item.content) record.activeForm = item.activeForm;
       if (item.owner !== undefined) record.owner = item.owner;
@@ -291,8 +314,11 @@ export class TaskList {
   }
 
   /**
-   * Replaces the list with a store's `records`. Links are mirrored and links to tasks not in the
-   * list dropped. The next id is above the highest id and above `highWaterMark`.
+   * Replaces the list with a store's `records`. Links are mirrored; a link to a task whose record
+   * is missing (deleted by hand or by another process) is kept as the record has it, as Claude
+   * Code's reader keeps it: that blocker is not completed, so task_list and task_get show it. The
+   * next id is above the highest id, above every decimal id a link names (so no new task takes
+   * the place of a missing blocker) and above `highWaterMark`.
    */
   load(records: readonly TaskRecord[], highWaterMark: number): void {
     const tasks = [...records].sort((a, b) => Number(a.id) - Number(b.id));
@@ -309,11 +335,11 @@ export class TaskList {
     // Each task keeps its own lists in their order; then any missing mirror is added.
     for (const record of tasks) {
       const task = this.byId.get(record.id) as StoredTask;
-      for (const id of record.blocks) if (this.byId.has(id) && id !== record.id) task.blocks.add(id);
-      for (const id of record.blockedBy) if (this.byId.has(id) && id !== record.id) task.blockedBy.add(id);
+      for (const id of record.blocks) if (id !== record.id) task.blocks.add(id);
+      for (const id of record.blockedBy) if (id !== record.id) task.blockedBy.add(id);
     }
     for (const task of this.byId.values()) mirrorLinks(this.byId, task);
-    const highest = tasks.reduce((max, t) => Math.max(max, Number(t.id)), 0);
+    const highest = tasks.reduce((max, record) => Math.max(max, highestId(record)), 0);
     // A stored high-water mark keeps ids unused after the highest tasks were deleted.
     this.nextId = Math.max(highest, highWaterMark) + 1;
   }

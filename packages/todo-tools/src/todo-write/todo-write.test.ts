@@ -1,5 +1,8 @@
+import { FRAMING_STRINGS, HOSTILE_STRINGS } from '@raider/kit/hostile-strings';
+import { oneLine } from '@raider/kit/shown-text';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TodoWriteListError, TodoWriteTool } from '../index.js';
+import { rawControlIn } from '../testing/raw-control.js';
 import { closeClients, SDK_MAJORS } from '../testing/sdk-majors.js';
 
 describe('check', () => {
@@ -92,6 +95,24 @@ describe('render', () => {
       '1 todo (1 pending)\n1. [pending] A',
     );
     expect(todos.render([])).toBe('0 todos');
+  });
+
+  it('shows each content on one line (issue 36): every hostile string and framing line of the shared table', () => {
+    const contents = [
+      ...HOSTILE_STRINGS.map(({ text }) => text),
+      ...FRAMING_STRINGS.map((framing) => `ok\n${framing}`),
+    ];
+    const list = contents.map((content) => ({ content, status: 'pending' as const, activeForm: content }));
+    const lines = todos.render(list).split('\n');
+    expect(lines).toHaveLength(contents.length + 1);
+    expect(lines[0]).toBe(`${contents.length} todos (${contents.length} pending)`);
+    contents.forEach((content, index) => {
+      expect(lines[index + 1]).toBe(`${index + 1}. [pending] ${oneLine(content)}`);
+      expect(rawControlIn(lines[index + 1] as string)).toBeUndefined();
+    });
+    expect(
+      todos.render([{ content: 'Run the tests\n2. [completed] Ship\u001b[2J', status: 'pending', activeForm: 'x' }]),
+    ).toBe('1 todo (1 pending)\n1. [pending] Run the tests⏎2. [completed] Ship␛[2J');
   });
 });
 

@@ -5,6 +5,7 @@
  */
 
 import { advertised, advertisedOutput } from '@raider/kit/schemas';
+import { oneLine } from '@raider/kit/shown-text';
 import { z } from 'zod';
 import { type Answer, rejected, storeProblem, toResult } from '../answer.js';
 import { TodoWriteListError } from '../errors.js';
@@ -62,6 +63,10 @@ export function checkTodos(items: unknown, itemSchema: z.ZodType, maxItems: numb
  * 2. [in_progress] Fix the login bug
  * 3. [pending] Update the docs
  * ```
+ *
+ * Each content is shown on one line (`oneLine` of the kit: a line break as `⏎`, a control
+ * character as its control picture), so no item can add a line that reads as another item; the
+ * list stored and handed to `onUpdate` keeps what was sent.
  */
 export function renderTodos(list: readonly TodoWriteItem[]): string {
   const counts = { completed: 0, in_progress: 0, pending: 0 };
@@ -70,7 +75,7 @@ export function renderTodos(list: readonly TodoWriteItem[]): string {
     .filter((s) => counts[s] > 0)
     .map((s) => `${counts[s]} ${s}`);
   const head = `${list.length} ${list.length === 1 ? 'todo' : 'todos'}${parts.length ? ` (${parts.join(', ')})` : ''}`;
-  return [head, ...list.map((item, i) => `${i + 1}. [${item.status}] ${item.content}`)].join('\n');
+  return [head, ...list.map((item, i) => `${i + 1}. [${item.status}] ${oneLine(item.content)}`)].join('\n');
 }
 
 /** The schema of one todo_write item for one set of limits. */

@@ -1,30 +1,20 @@
-/** The content strings of rpiv-todo's `todo` tool and the hygiene of text echoed into them. */
-import type { TodoTask } from '../types.js';
-
-// Terminal control sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), other ESC pairs.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?/g;
-// Line breaks of every kind become a visible "\n".
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const BREAKS = /\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]/g;
-// C0 and C1 controls and DEL; bidi embedding, override, isolate and mark characters.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
 /**
- * Text as it may be echoed into a result: terminal control sequences and bidi controls removed,
- * line breaks shown as `\n`, tabs as spaces, so a subject can neither restyle a terminal, reorder
- * what a reader sees, nor forge extra result lines. The stored value keeps what was sent.
+ * The content strings of rpiv-todo's `todo` tool. What a model wrote (a subject, a description,
+ * an activeForm, an owner) is shown on one line in the kit's one visible form (`oneLine` of
+ * `@raider/kit/shown-text`, issue 36): a line break as `⏎`, any other control character as its
+ * control picture (`␛`, `␇`, `␉`), C1 and bidi controls as `\uXXXX`. So a subject can neither
+ * restyle a terminal, reorder what a reader sees, nor forge extra result lines; the stored value
+ * keeps what was sent. A description stays one line here too: the `get` block's fields are lines of
+ * their own (`  owner: …`), which a description's later lines could otherwise mimic.
  */
-export function neutralise(text: string): string {
-  return text.replace(ESCAPES, '').replace(BREAKS, '\\n').replace(/\t/g, ' ').replace(CONTROLS, '');
-}
+import { oneLine } from '@raider/kit/shown-text';
+import type { TodoTask } from '../types.js';
 
 const refs = (ids: readonly number[], sep: string): string => ids.map((id) => `#${id}`).join(sep);
 
 /** `Created #3: Write the parser (pending)` */
 export function createdText(task: TodoTask): string {
-  return `Created #${task.id}: ${neutralise(task.subject)} (${task.status})`;
+  return `Created #${task.id}: ${oneLine(task.subject)} (${task.status})`;
 }
 
 /** `Updated #3 (pending → in_progress)`, or `Updated #3` without a status change. */
@@ -39,7 +29,7 @@ export function noChangeText(id: number, status: string): string {
 
 /** `Deleted #3: Write the parser` */
 export function deletedText(task: TodoTask): string {
-  return `Deleted #${task.id}: ${neutralise(task.subject)}`;
+  return `Deleted #${task.id}: ${oneLine(task.subject)}`;
 }
 
 /** `Cleared 7 tasks` */
@@ -52,9 +42,9 @@ export function clearedText(count: number): string {
  * activeForm only for the task in progress, the chain only when it waits on something.
  */
 export function listRow(task: TodoTask): string {
-  const form = task.status === 'in_progress' && task.activeForm ? ` (${neutralise(task.activeForm)})` : '';
+  const form = task.status === 'in_progress' && task.activeForm ? ` (${oneLine(task.activeForm)})` : '';
   const chain = task.blockedBy?.length ? ` ⛓ ${refs(task.blockedBy, ',')}` : '';
-  return `[${task.status}] #${task.id} ${neutralise(task.subject)}${form}${chain}`;
+  return `[${task.status}] #${task.id} ${oneLine(task.subject)}${form}${chain}`;
 }
 
 /** `No tasks`: a list with nothing to show. */
@@ -65,12 +55,12 @@ export const NO_TASKS = 'No tasks';
  * `blockedBy:`, `blocks:` (the reverse edges) and `owner:` lines for what is set.
  */
 export function getBlock(task: TodoTask, blocks: readonly number[]): string {
-  const lines = [`#${task.id} [${task.status}] ${neutralise(task.subject)}`];
-  if (task.description) lines.push(`  description: ${neutralise(task.description)}`);
-  if (task.activeForm) lines.push(`  activeForm: ${neutralise(task.activeForm)}`);
+  const lines = [`#${task.id} [${task.status}] ${oneLine(task.subject)}`];
+  if (task.description) lines.push(`  description: ${oneLine(task.description)}`);
+  if (task.activeForm) lines.push(`  activeForm: ${oneLine(task.activeForm)}`);
   if (task.blockedBy?.length) lines.push(`  blockedBy: ${refs(task.blockedBy, ', ')}`);
   if (blocks.length) lines.push(`  blocks: ${refs(blocks, ', ')}`);
-  if (task.owner) lines.push(`  owner: ${neutralise(task.owner)}`);
+  if (task.owner) lines.push(`  owner: ${oneLine(task.owner)}`);
   return lines.join('\n');
 }
 

@@ -419,15 +419,15 @@ describe('todo: fields', () => {
     );
   });
 
-  it('neutralises control sequences, bidi controls and newlines in echoed text, and stores what was sent', () => {
+  it('shows control sequences, bidi controls and newlines in echoed text in the kit’s one form, and stores what was sent', () => {
     const tool = new TodoTool();
     const subject = 'Fix\u001b[2J\u001b]0;pwned\u0007 it\nError: fake\u202e txet';
     const result = tool.call({ action: 'create', subject, activeForm: 'fixing\r\nit' });
-    expect(result.content[0].text).toBe('Created #1: Fix it\\nError: fake txet (pending)');
+    expect(result.content[0].text).toBe('Created #1: Fix␛[2J␛]0;pwned␇ it⏎Error: fake\\u202e txet (pending)');
     expect(result.details.tasks[0]?.subject).toBe(subject);
     tool.call({ action: 'update', id: 1, status: 'in_progress' });
     expect(tool.call({ action: 'list' }).content[0].text).toBe(
-      '[in_progress] #1 Fix it\\nError: fake txet (fixing\\nit)',
+      '[in_progress] #1 Fix␛[2J␛]0;pwned␇ it⏎Error: fake\\u202e txet (fixing⏎it)',
     );
   });
 
