@@ -1,10 +1,13 @@
 // messageLine in-process: the pieces it gives for a message are JSON.stringify(message) + '\n'
-// byte for byte, and the bytes of a big todo list sent again are made once, not per answer.
+// byte for byte, and the bytes of a big todo list sent again are made once, not per answer. And
+// the transport's reading: a line that nests too deep is answered by the transport itself.
+import { PassThrough } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { TodoTool } from '@raider/todo-tools';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { messageLine } from './stdio-transport.js';
+import { messageLine, RaiderStdioTransport } from './stdio-transport.js';
+import { tapTransport } from './transport-tap.js';
 
 /** What the SDK's stdio transport writes for `message`. */
 const sdkLine = (message: unknown) => Buffer.from(`${JSON.stringify(message)}\n`);
@@ -114,5 +117,40 @@ describe('messageLine: the bytes the SDK would write', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('RaiderStdioTransport: a line that nests too deep', () => {
+  it('is answered with an error line, never reaches the SDK reader, and passes the tap by', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const transport = new RaiderStdioTransport(stdin, stdout);
+    const tapped = tapTransport(transport);
+    const received: unknown[] = [];
+    tapped.transport.onmessage = (message) => received.push(message);
+    let written = '';
+    stdout.on('data', (chunk: Buffer) => (written += chunk));
+    await transport.start();
+    stdin.write('{"jsonrpc":"2.0","id":5,"method":"tools/list"}\n');
+    await expect.poll(() => received.length).toBe(1);
+    expect(tapped.inFlight()).toBe(1);
+    const arrays = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    // The same id as the call in flight (a careless client): its refusal must not end that call.
+    stdin.write(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"t","arguments":{"x":${arrays}}}}\n`);
+    stdin.write(`${arrays}\n{"jsonrpc":"2.0","id":6,"method":"ping"}\n`);
+    await expect.poll(() => written.split('\n').length).toBe(3);
+    const message = 'Invalid request: the message nests too deep: expected at most 64 levels of arrays and objects';
+    expect(written.split('\n').map((line) => line && JSON.parse(line))).toEqual([
+      { jsonrpc: '2.0', error: { code: -32600, message: `${message}, received 10003 levels` }, id: 5 },
+      { jsonrpc: '2.0', error: { code: -32600, message: `${message}, received 10000 levels` }, id: null },
+      '',
+    ]);
+    await expect.poll(() => received.length).toBe(2);
+    expect(received).toEqual([
+      { jsonrpc: '2.0', id: 5, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 6, method: 'ping' },
+    ]);
+    expect(tapped.inFlight()).toBe(2);
+    await transport.close();
   });
 });

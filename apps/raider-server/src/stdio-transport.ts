@@ -8,12 +8,23 @@
  * the list is unchanged (`isImmutableTodoTasks`), so from its second answer on its UTF-8 JSON is kept
  * by the array's identity and written between the text before and after it. The bytes written are
  * exactly `JSON.stringify(message) + '\n'`.
+ *
+ * What it reads goes through a `LineGate` first: a line that nests deeper than `MAX_MESSAGE_DEPTH`
+ * never reaches the SDK's reader (whose zod validation walks it) and is answered with a JSON-RPC
+ * error line; the transport reads on.
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { isImmutableTodoTasks } from '@raider/todo-tools/internal';
+import { LineGate } from './line-gate.js';
+
+/**
+ * The longest line read, in bytes: the SDK's own default (10 MiB), set here so the gate and the
+ * SDK's reader agree on it.
+ */
+const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 /** Below this many tasks a list's JSON is made per answer: small, and not worth the splice. */
 const SPLICE_FROM = 64;
@@ -74,18 +85,36 @@ export function messageLine(message: JSONRPCMessage): (string | Buffer)[] {
 }
 
 /**
- * `StdioServerTransport` that writes each message with `messageLine`, and tells its owner when
- * it closed and why it failed: `serveStdio` owns the transport's `onclose` and `onerror`, so
- * those are kept for it and `closed` / `errors` are the owner's.
+ * `StdioServerTransport` that writes each message with `messageLine`, answers a line that nests
+ * too deep itself (`LineGate`), and tells its owner when it closed and why it failed:
+ * `serveStdio` owns the transport's `onclose` and `onerror`, so those are kept for it and
+ * `closed` / `errors` are the owner's.
  */
 export class RaiderStdioTransport extends StdioServerTransport {
   readonly #out: Writable;
   readonly #closed: Array<() => void> = [];
   readonly #errors: Array<(error: Error) => void> = [];
+  readonly #gate: LineGate;
 
   constructor(stdin: Readable = process.stdin, stdout: Writable = process.stdout) {
-    super(stdin, stdout);
+    super(stdin, stdout, { maxBufferSize: MAX_LINE_BYTES });
     this.#out = stdout;
+    // The SDK's reader of stdin's chunks (a field, which start() listens with and close() removes):
+    // the gate takes the chunks first and hands it whole lines within the limit.
+    const sdkReader = this._ondata;
+    this.#gate = new LineGate(MAX_LINE_BYTES, {
+      pass: sdkReader,
+      // Written past the tap: a refused message was never a request in flight, and its id may be
+      // one a call in flight has (the tap would take this answer for that call's).
+      refuse: (answer) => void this.#write(answer as JSONRPCMessage).catch(() => {}),
+    });
+    this._ondata = (chunk) => {
+      try {
+        this.#gate.take(chunk);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    };
     // The base class declares onclose and onerror as fields (own properties): made accessors here
     // so that whoever sets them (the serving entry) is called, and the owner's listeners too.
     let onclose: (() => void) | undefined;
@@ -124,8 +153,19 @@ export class RaiderStdioTransport extends StdioServerTransport {
     this.#errors.push(listener);
   }
 
+  /** Stops reading, and forgets a line begun. */
+  override async close(): Promise<void> {
+    this.#gate.clear();
+    await super.close();
+  }
+
   /** Writes the message's line; resolves once written, or once the stream drains (as the SDK's). */
   override send(message: JSONRPCMessage): Promise<void> {
+    return this.#write(message);
+  }
+
+  /** `send`'s writing, which an owner's wrapper of `send` (the tap) does not see. */
+  #write(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
       const pieces = messageLine(message);
       const out = this.#out;

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBody } from '../http/body.js';
+import { nestingProblem } from '../message-depth.js';
 import { Board, type BoardAnswer } from './board.js';
 
 /** The largest answer body the board takes, in bytes. */
@@ -56,6 +57,8 @@ export async function serveBoard(board: Board, req: IncomingMessage, res: Server
     try {
       const read = await readBody(req, ANSWER_LIMIT);
       if ('tooLarge' in read) return json(res, 413, { error: `expected a body of at most ${ANSWER_LIMIT} bytes` });
+      const tooDeep = nestingProblem(read.text);
+      if (tooDeep) return json(res, 400, { error: `the body ${tooDeep}` });
       body = JSON.parse(read.text) as typeof body;
     } catch {
       return json(res, 400, { error: 'expected a JSON body { id, answer } or { id, decline: true }' });
@@ -73,6 +76,8 @@ export async function serveBoard(board: Board, req: IncomingMessage, res: Server
     try {
       const read = await readBody(req, MESSAGE_LIMIT);
       if ('tooLarge' in read) return json(res, 413, { error: `expected a body of at most ${MESSAGE_LIMIT} bytes` });
+      const tooDeep = nestingProblem(read.text);
+      if (tooDeep) return json(res, 400, { error: `the body ${tooDeep}` });
       body = JSON.parse(read.text);
     } catch {
       return json(res, 400, { error: 'expected a JSON body { list, to, message, taskId? }' });

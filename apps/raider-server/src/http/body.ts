@@ -11,11 +11,14 @@ export type Body = { text: string } | { tooLarge: true };
 /**
  * Reads `req`'s body as UTF-8 text, keeping at most `limit` bytes. Resolves `{ tooLarge: true }`
  * as soon as the body passes the limit (what was kept is freed; the rest is drained unread); rejects
- * when the request breaks off.
+ * when the request breaks off. A JSON body is measured with `nestingProblem` (message-depth.ts)
+ * before it is parsed: whatever walks the parsed value next may be recursive.
  *
  * @example
  * const body = await readBody(req, 1024 * 1024);
  * if ('tooLarge' in body) return answer413(res);
+ * const tooDeep = nestingProblem(body.text);
+ * if (tooDeep) return answer400(res, `the body ${tooDeep}`);
  * const message = JSON.parse(body.text);
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Body> {

@@ -65,4 +65,28 @@ describe('replies', () => {
       expect([sent.status, JSON.parse(sent.body as string).error.code]).toEqual([status, code]);
     }
   });
+
+  it('readMessage answers 400 -32600 with the id to a body that nests too deep, before parsing it', async () => {
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const expected = 'Invalid request: the message nests too deep: expected at most 64 levels of arrays and objects';
+    for (const [body, id, levels] of [
+      [`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{"x":${deep(10_000)}}}}`, 3, 10_003],
+      [deep(10_000), null, 10_000],
+      [`${'{"a":'.repeat(65)}1${'}'.repeat(65)}`, null, 65],
+      // Too deep and not JSON either: the depth is judged first, on the text.
+      [`{"id":"x","params":${'['.repeat(100)}`, null, 101],
+    ] as const) {
+      const { res, sent } = recorder();
+      expect(await readMessage(request(body), res, 1024 * 1024)).toBeUndefined();
+      expect(sent.status).toBe(400);
+      expect(JSON.parse(sent.body as string)).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32600, message: `${expected}, received ${levels} levels` },
+        id,
+      });
+    }
+    // At the limit the body is the message, parsed.
+    const atLimit = `{"jsonrpc":"2.0","id":1,"params":${deep(63)}}`;
+    expect(await readMessage(request(atLimit), recorder().res, 1024)).toEqual(JSON.parse(atLimit));
+  });
 });
