@@ -22,6 +22,7 @@ import { type OwnServer, type PlaygroundClient, type Reach, startServer } from '
 export const UNBLOCKED = [
   '<task-notification>',
   '<task-id>1</task-id>',
+  '<task-type>blocker_completed</task-type>',
   '<status>completed</status>',
   '<summary>Task #1 "Write the parser" completed; #2 "Ship it" is no longer blocked by it</summary>',
   '</task-notification>',

@@ -91,12 +91,16 @@ describe("the board's inboxes, in the model", () => {
     expect(agentNameProblem('the board')).toBeUndefined();
   });
 
-  it("shows the list's agents (connected, on the roster, owning a task) and what waits for each, never taking it", async () => {
+  it("shows the list's agents (those that connected) and what waits for each, never taking it", async () => {
     const { listId, agent, board } = await team();
     const alice = await agent('alice');
     const bob = await agent('bob');
     await alice.call('task_create', { subject: 'Review', description: '' });
     await alice.call('task_update', { taskId: '1', owner: 'dave' });
+    // erin owns a task and never connected: no agent of the list (issue 36), so not on the board.
+    await alice.call('task_create', { subject: 'Audit', description: '' });
+    await alice.call('task_update', { taskId: '2', owner: 'erin' });
+    await agent('dave');
     expect(await alice.call('send_message', { to: 'bob', message: 'Can you take the parser?' })).toBe(
       'Message sent to bob',
     );
@@ -115,10 +119,7 @@ describe("the board's inboxes, in the model", () => {
       ],
       // dave's wake-up (a notification raider sent: no sender), then alice's long message, cut.
       dave: [
-        [
-          'raider',
-          '<task-notification>\n<task-id>1</task-id>\n<status>completed</status>\n<summary>alice made you the owner of task #1 "Review"</summary>\n</task-notification>',
-        ],
+        ['raider', 'alice made you the owner of task #1 "Review"'],
         ['alice', `${'x'.repeat(MAX_TEXT_SHOWN)}…`],
       ],
     });
@@ -224,6 +225,7 @@ describe("the board's inboxes, in the model", () => {
       'send: text: expected at most 64000 characters, received 64001',
     ]);
     // A full inbox: the store's own words.
+    await agent('carol');
     const store = conversationInboxes(conversation.id)?.store();
     for (let i = 0; i < 1000; i += 1) await store?.send({ to: 'carol', text: `${i}`, notification: false });
     expect(await refused({ list: listId, to: 'carol', message: 'One more' })).toEqual([
@@ -254,7 +256,7 @@ describe("the board's inboxes, in the model", () => {
       status: 400,
       answer: {
         error:
-          'to: "*" reaches no other agent of this list yet (its agents own tasks on it, have an inbox on it, or are connected); nothing was sent',
+          'to: "*" reaches no other agent of this list yet (its agents are those that connected to it, each under its own name); nothing was sent',
       },
     });
     expect((await board.state()).lists[0]?.agents).toEqual([]);

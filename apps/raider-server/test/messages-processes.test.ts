@@ -73,6 +73,7 @@ describe.each(['folder', 'postgres'] as const)('two server processes on one list
       [
         '<task-notification>',
         '<task-id>1</task-id>',
+        '<task-type>blocker_completed</task-type>',
         '<status>completed</status>',
         '<summary>Task #1 "Write the parser" completed; #2 "Ship it" is no longer blocked by it</summary>',
         '</task-notification>',

@@ -303,8 +303,11 @@ beforeAll(async () => {
       agents.push({ name: `s${s}-a${String(a).padStart(2, '0')}`, home: s, nextSeq: 1 });
     }
   }
-  // Every agent's session first, so the first messages find their recipients waiting.
-  await Promise.all(agents.map((agent) => sessionOf(agent)));
+  // Every agent's session first, so the first messages find their recipients waiting; its first
+  // call (nothing waits yet) makes sure it is on the list's roster, so no send finds it unknown.
+  await Promise.all(
+    agents.map(async (agent) => (await sessionOf(agent)).session.call('wait_for_messages', { timeoutSeconds: 0 })),
+  );
   receivers = agents.map((agent) => receive(agent));
 }, 180_000);
 
@@ -495,6 +498,7 @@ describe('3 raider-server processes x 20 agents on one PostgreSQL list', () => {
       [
         '<task-notification>',
         '<task-id>1</task-id>',
+        '<task-type>blocker_completed</task-type>',
         '<status>completed</status>',
         '<summary>Task #1 "Write the parser" completed; #2 "Ship it" is no longer blocked by it</summary>',
         '</task-notification>',

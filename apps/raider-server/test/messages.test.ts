@@ -1,6 +1,7 @@
 // Agents that talk (issue 27), over HTTP in both eras: who an agent is (X-Raider-Agent, --agent,
-// the session's id), send_message and wait_for_messages with their exact answers, broadcast,
-// Claude Code's names, refusals, raider://messages, and a message whose answer was not sent.
+// the session's id), send_message and wait_for_messages with their exact answers, broadcast to the
+// agents that connected (issue 36), Claude Code's names, refusals, raider://messages, and a message
+// whose answer was not sent.
 import type { Client } from '@modelcontextprotocol/client';
 import type { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -48,7 +49,7 @@ describe.each(['legacy', 'modern'] as const)('two agents on one list over HTTP, 
     expect(await waiting).toBe('Message from alice: Now.');
   });
 
-  it('to "*" reaches every other agent of the list: connected, or owning a task', async () => {
+  it('to "*" reaches every other agent of the list (those that connected), not a task\'s owner that never did', async () => {
     const server = await serve();
     const list = `everyone-${era}`;
     const alice = await agentClient(server.url, era, list, 'alice');
@@ -56,25 +57,27 @@ describe.each(['legacy', 'modern'] as const)('two agents on one list over HTTP, 
     const carol = await agentClient(server.url, era, list, 'carol');
     await alice.call('task_create', { subject: 'Review', description: '' });
     await alice.call('task_update', { taskId: '1', owner: 'dave' });
-    expect(await alice.call('send_message', { to: '*', message: 'Standup in 5.' })).toBe('Message sent to 3 agents');
+    expect(await alice.call('send_message', { to: '*', message: 'Standup in 5.' })).toBe('Message sent to 2 agents');
     expect(await bob.call('wait_for_messages', { timeoutSeconds: 0 })).toBe('Message from alice: Standup in 5.');
     expect(await carol.call('wait_for_messages', { timeoutSeconds: 0 })).toBe('Message from alice: Standup in 5.');
     expect(await alice.call('wait_for_messages', { timeoutSeconds: 0 })).toBe('No messages');
-    // dave owns a task (alice made him its owner, and raider told him so): he finds both when he comes.
+    // dave owns a task but never connected: no agent yet, so a message to him is refused.
+    expect(await alice.result('send_message', { to: 'dave', message: 'Yours.' })).toEqual({
+      isError: true,
+      text: 'Error: to: expected an agent of this list, received "dave" (no agent of that name has connected to it). Its agents: "alice", "bob", "carol". Nothing was sent; a server started with --send-to-unseen writes to names not seen yet',
+    });
+    // raider told him of the task all the same: he finds it when he comes, and is an agent from then on.
     const dave = await agentClient(server.url, era, list, 'dave');
     expect(await dave.call('wait_for_messages', { timeoutSeconds: 0 })).toBe(
       [
         '<task-notification>',
         '<task-id>1</task-id>',
-        '<status>completed</status>',
+        '<task-type>task_assigned</task-type>',
         '<summary>alice made you the owner of task #1 "Review"</summary>',
         '</task-notification>',
-        '',
-        '---',
-        '',
-        'Message from alice: Standup in 5.',
       ].join('\n'),
     );
+    expect(await alice.call('send_message', { to: 'dave', message: 'Yours.' })).toBe('Message sent to dave');
   });
 
   it('refuses shapes it does not take, in the task tools style', async () => {
@@ -104,9 +107,9 @@ describe.each(['legacy', 'modern'] as const)('two agents on one list over HTTP, 
       'Error: taskId: expected a task id such as "1", received 3',
     );
     expect(await refused('send_message', { to: '*', message: 'anyone?' })).toBe(
-      'Error: to: "*" reaches no other agent of this list yet (its agents own tasks on it, have an inbox on it, or are connected); nothing was sent',
+      'Error: to: "*" reaches no other agent of this list yet (its agents are those that connected to it, each under its own name); nothing was sent',
     );
-    expect(await refused('send_message', { to: 'bob', message: 'x'.repeat(64_001) })).toBe(
+    expect(await refused('send_message', { to: 'alice', message: 'x'.repeat(64_001) })).toBe(
       'Error: send: text: expected at most 64000 characters, received 64001',
     );
     expect(await refused('wait_for_messages', { timeoutSeconds: 90 })).toBe(

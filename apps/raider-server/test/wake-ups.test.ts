@@ -1,15 +1,17 @@
-// The wake-ups raider sends by itself (issue 27), as <task-notification>s with the exact texts: a
-// task completed or deleted wakes the owners of the tasks it blocked, a lapsed claim its owner, a
-// change by someone else the task's owner; each change is announced once.
+// The wake-ups raider sends by itself (issues 27, 36), as <task-notification>s with the exact texts
+// and forms (a <task-type> naming the notice, a <status> only for an end): a task completed or
+// deleted wakes the owners of the tasks it blocked, a lapsed claim its owner, a change by someone
+// else the task's owner; each change is announced once.
 import { describe, expect, it } from 'vitest';
 import { agentClient, serve } from './agent-clients.js';
 
-/** A <task-notification> as raider sends it: the task's id, the status and the summary. */
-const notification = (taskId: string, status: string, summary: string) =>
+/** A <task-notification> as raider sends it: the task's id, the kind of notice, its status if it has one, the summary. */
+const notification = (taskId: string, kind: string, status: string | undefined, summary: string) =>
   [
     '<task-notification>',
     `<task-id>${taskId}</task-id>`,
-    `<status>${status}</status>`,
+    `<task-type>${kind}</task-type>`,
+    ...(status === undefined ? [] : [`<status>${status}</status>`]),
     `<summary>${summary}</summary>`,
     '</task-notification>',
   ].join('\n');
@@ -37,6 +39,7 @@ describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
     expect(await waiting).toBe(
       notification(
         '1',
+        'blocker_completed',
         'completed',
         'Task #1 "Write the parser" completed; #3 "Ship it" is no longer blocked by it; #4 "Announce it" is no longer blocked by it (still by #2)',
       ),
@@ -52,20 +55,26 @@ describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
       [
         notification(
           '2',
+          'blocker_deleted',
           'killed',
           'Task #2 "Write the lexer" was deleted; #4 "Announce it" is no longer blocked by it',
         ),
-        notification('3', 'completed', 'alice changed your task #3 "Ship it": description'),
+        notification('3', 'task_changed', undefined, 'alice changed your task #3 "Ship it": description'),
       ].join('\n'),
     );
     // Handing bob's task to carol: bob hears it is no longer his, carol that it is hers.
     await alice.call('task_update', { taskId: '4', owner: 'carol' });
     expect(await bob.call('wait_for_messages', { timeoutSeconds: 0 })).toBe(
-      notification('4', 'killed', 'alice changed your task #4 "Announce it": owner (now carol)'),
+      notification(
+        '4',
+        'task_unassigned',
+        undefined,
+        'alice changed your task #4 "Announce it": owner (now carol); you are no longer its owner',
+      ),
     );
     const carol = await agentClient(server.url, era, list, 'carol');
     expect(await carol.call('wait_for_messages', { timeoutSeconds: 0 })).toBe(
-      notification('4', 'completed', 'alice made you the owner of task #4 "Announce it"'),
+      notification('4', 'task_assigned', undefined, 'alice made you the owner of task #4 "Announce it"'),
     );
   });
 
@@ -85,6 +94,7 @@ describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
     expect(await alice.call('wait_for_messages', { timeoutSeconds: 30 })).toBe(
       notification(
         '1',
+        'claim_lapsed',
         'failed',
         'Your claim on task #1 "Write the parser" lapsed: no update within its 1-second lease; it is pending and unowned again',
       ),
@@ -92,6 +102,7 @@ describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
     expect(await bob.call('wait_for_messages', { timeoutSeconds: 30 })).toBe(
       notification(
         '1',
+        'blocker_claim_lapsed',
         'failed',
         'The claim of alice on task #1 "Write the parser", which blocks your tasks #2 "Ship it", #3 "Announce it", lapsed; it is pending and unowned again',
       ),
@@ -113,7 +124,7 @@ describe('wake-ups and agents that name none', () => {
     await bob.call('task_update', { taskId: '1', owner: 'bob' });
     await anonymous.call('task_update', { taskId: '1', status: 'in_progress' });
     expect(await bob.call('wait_for_messages', { timeoutSeconds: 0 })).toBe(
-      notification('1', 'completed', 'Someone changed your task #1 "Ship it": status (now in_progress)'),
+      notification('1', 'task_changed', undefined, 'Someone changed your task #1 "Ship it": status (now in_progress)'),
     );
   });
 });

@@ -10,7 +10,7 @@ import type { ToolCallResult } from '@raider/todo-tools/v2';
 export interface ConversationInboxes {
   /** The store of the list's inboxes (the conversation's own when it has no list). */
   store(): MessageStore;
-  /** Every agent of the list, as `to: "*"` reaches them: on its roster, owning a task, or served here. */
+  /** Every agent of the list, as `to: "*"` reaches them: on its roster (connected to it) or served here. */
   agents(): Promise<string[]>;
   /** The agents this conversation serves now (connected here). */
   served(): string[];

@@ -18,7 +18,7 @@ import type { Family, Names } from '../types.js';
 import { underClaudeNames } from './claude-names.js';
 import { ModernQuestionTool, openServer, progressRegistrar, whenAppsRendered } from './conversation-server.js';
 import { mountFamily } from './families.js';
-import { type Caller, createMessaging, type Messaging, ownersIn } from './messages.js';
+import { type Caller, createMessaging, type Messaging } from './messages.js';
 import { DEFAULT_QUESTION_EXPIRY_MS } from './open-questions.js';
 import { createQuestions, firstOf, type Questions } from './questions.js';
 import { plainEntries, registerResources, TASKS_URI, WORK_URI } from './resources.js';
@@ -41,6 +41,12 @@ export interface ConversationOptions {
   team?: boolean | undefined;
   /** Every server's agent (`--agent`; it beats what a caller names); giving one mounts the messaging tools. */
   agent?: string | undefined;
+  /**
+   * send_message writes to a name no agent connected to the list as (`--send-to-unseen`); default
+   * false: such a send is refused with the names of the list's agents. Either way a send never
+   * makes its recipient an agent of the list: only connecting does.
+   */
+  sendToUnseen?: boolean | undefined;
   /** Servers may be made for agents their callers name (X-Raider-Agent): wake-ups are watched from the start. */
   namedAgents?: boolean;
   /** The conversation's own id, the agent of a server that names none (default: a random UUID). */
@@ -80,6 +86,7 @@ export type ConversationSettings = Pick<
   | 'claims'
   | 'team'
   | 'agent'
+  | 'sendToUnseen'
   | 'boardApp'
   | 'structuredOutput'
   | 'alwaysLoad'
@@ -92,7 +99,7 @@ export type ConversationSettings = Pick<
 /** The conversation settings among `options` (a server's options), and only those. */
 export function settingsOf(options: ConversationSettings): ConversationSettings {
   const { family, names, askTimeoutMs, limits, claims, boardApp, structuredOutput, alwaysLoad, stateSecret } = options;
-  const team = { team: options.team, agent: options.agent };
+  const team = { team: options.team, agent: options.agent, sendToUnseen: options.sendToUnseen };
   const waits = {
     waitDeadlineMs: options.waitDeadlineMs,
     ...(options.progressEveryMs === undefined ? {} : { progressEveryMs: options.progressEveryMs }),
@@ -183,7 +190,6 @@ function newServer(parts: Parts, era: Era, request?: { clientCapabilities?: unkn
 function messagingFor(
   options: ConversationOptions,
   id: string,
-  owners: () => Promise<string[]>,
   changed: (uri: string) => void,
   log: Logger,
 ): Messaging {
@@ -194,7 +200,7 @@ function messagingFor(
     conversationId: id,
     list: options.list,
     namedAgents: options.namedAgents === true,
-    owners,
+    sendToUnseen: options.sendToUnseen === true,
     changed,
     progressEveryMs: options.progressEveryMs,
     deadline: deadlineOf(options),
@@ -244,7 +250,7 @@ export function createConversation(options: ConversationOptions): Conversation {
   };
   const list = options.list;
   const id = options.id ?? randomUUID();
-  const messaging = messagingFor(options, id, async () => ownersIn(await family.listState()), changed, log);
+  const messaging = messagingFor(options, id, changed, log);
   const family = mountFamily(
     options.family,
     messaging.observe(list),

@@ -4,6 +4,7 @@
  */
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { received } from '@raider/kit/received';
+import { oneLine } from '@raider/kit/shown-text';
 import type { ToolCallResult } from '@raider/todo-tools/v2';
 import type { Names } from '../types.js';
 import { agentNameProblem, EVERYONE } from './agent-name.js';
@@ -50,7 +51,7 @@ export function sendSchema(names: Names): Record<string, unknown> {
   const properties: Record<string, unknown> = {
     to: {
       type: 'string',
-      description: `The agent to send it to: its name (the owner it uses on tasks), or "${EVERYONE}" for every other agent of this task list.`,
+      description: `The agent to send it to: the name of an agent of this task list (one that has connected to it; the owner it uses on tasks), or "${EVERYONE}" for every other agent of it.`,
     },
     ...(names === 'claude'
       ? {
@@ -110,6 +111,19 @@ export function sendProblem(args: Record<string, unknown>, allowed: readonly str
   return undefined;
 }
 
+/**
+ * send_message's description, as the model reads it: who it can write to (the agents of the list,
+ * those that connected to it under their names), what `to: "*"` reaches, and what a name not seen
+ * yet gets (refused with the names there are, or, with `sendToUnseen`, written to all the same).
+ */
+export function sendDescription(agent: string, names: Names, sendToUnseen: boolean): string {
+  const { wait } = toolNames(names);
+  const unseen = sendToUnseen
+    ? 'a name no agent has connected as yet is written to all the same, and waits for an agent of that name'
+    : 'a name no agent has connected as is refused, with the names there are';
+  return `Send a plain-text message to another agent of this task list by its name (the owner it uses on tasks), or to every other agent with to: "${EVERYONE}". The agents of this list are those that have connected to it under their names; ${unseen}. It waits in that agent's inbox until the agent takes it with ${wait}. You are "${oneLine(agent)}".`;
+}
+
 /** What the messaging tools do when called, for the agent they are mounted for. */
 export interface MessageToolCalls {
   send(args: Record<string, unknown>): Promise<ToolCallResult>;
@@ -120,7 +134,7 @@ export interface MessageToolCalls {
 export function mountMessageTools(
   server: McpServer,
   agent: string,
-  options: { names: Names; progressEveryMs?: number | undefined },
+  options: { names: Names; progressEveryMs?: number | undefined; sendToUnseen: boolean },
   calls: MessageToolCalls,
 ): void {
   const names = toolNames(options.names);
@@ -129,7 +143,7 @@ export function mountMessageTools(
     names.send,
     {
       title: 'Send a message',
-      description: `Send a plain-text message to another agent of this task list by its name (the owner it uses on tasks), or to every other agent with to: "${EVERYONE}". It waits in that agent's inbox until the agent takes it with ${names.wait}. You are "${agent}".`,
+      description: sendDescription(agent, options.names, options.sendToUnseen),
       inputSchema: shownAs(sendSchema(options.names)),
       annotations: hints,
     } as never,
@@ -142,7 +156,7 @@ export function mountMessageTools(
     names.wait,
     {
       title: 'Wait for messages',
-      description: `Take what waits for you ("${agent}"): messages from other agents, and the <task-notification>s raider sends when a task you own or wait for changes (a task blocking yours completed or was deleted, your claim lapsed, someone else changed your task). Answers at once when something waits, else waits up to timeoutSeconds (default ${MAX_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}) for the first message; "No messages" when none came, "No messages yet" when the wait reached its deadline first (call again to keep waiting).`,
+      description: `Take what waits for you ("${oneLine(agent)}"): messages from other agents, and the <task-notification>s raider sends when a task you own or wait for changes (a task blocking yours completed or was deleted, your claim lapsed, someone else changed, deleted or assigned your task; its <task-type> names which, and it has a <status> only when something ended). Answers at once when something waits, else waits up to timeoutSeconds (default ${MAX_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}) for the first message; "No messages" when none came, "No messages yet" when the wait reached its deadline first (call again to keep waiting).`,
       inputSchema: shownAs(WAIT_SCHEMA),
       annotations: hints,
     } as never,

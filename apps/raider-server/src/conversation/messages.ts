@@ -9,6 +9,7 @@
  * (answer-watch.ts), and given back (`release`) when it could not be or the call was cancelled.
  */
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { oneLine } from '@raider/kit/shown-text';
 import { type MessageStore, memoryMessageStore, notificationText, type StoredMessage } from '@raider/tasks-registry';
 import type { ToolCallResult, ToolRegistrar } from '@raider/todo-tools/v2';
 import { type ConversationInboxes, registerInboxes } from '../board/conversation-inboxes.js';
@@ -55,8 +56,8 @@ export interface MessagingOptions {
   list: ListHandle | undefined;
   /** Servers may be made for agents their callers name (HTTP): watch the task list for wake-ups from the start. */
   namedAgents: boolean;
-  /** The owners of the list's tasks (agents of the list). */
-  owners: () => Promise<string[]>;
+  /** `--send-to-unseen`: send_message writes to names no agent connected as (they still are no agents). */
+  sendToUnseen: boolean;
   /** Tells the conversation's subscribers that `uri` changed. */
   changed: (uri: string) => void;
   progressEveryMs?: number | undefined;
@@ -84,13 +85,6 @@ export interface Messaging {
 /** What `registerResources` hands back: a reader for a new URI. */
 export interface ResourceHooks {
   addReader(uri: string, read: () => Promise<{ contents: { uri: string; mimeType: string; text: string }[] }>): void;
-}
-
-/** The owners of the tasks in a family's list state (raider://tasks), for the agents of a list. */
-export function ownersIn(state: unknown): string[] {
-  const tasks = (state as { tasks?: { owner?: unknown }[] } | undefined)?.tasks;
-  if (!Array.isArray(tasks)) return [];
-  return [...new Set(tasks.flatMap((task) => (typeof task?.owner === 'string' ? [task.owner] : [])))];
 }
 
 /** Makes the messaging of one conversation. */
@@ -127,7 +121,7 @@ class ConversationMessaging implements Messaging {
     return options.agent ?? caller?.agent ?? options.conversationId;
   }
 
-  /** Notes `agent` as served here: on the list's roster, its inbox watched for raider://messages. */
+  /** Notes `agent` as served here (it connected as itself): on the list's roster, its inbox watched for raider://messages. */
   private serve(agent: string): void {
     this.serving = true;
     void this.roster.note(agent);
@@ -142,17 +136,17 @@ class ConversationMessaging implements Messaging {
     }
   }
 
-  /** Every agent of the list: on its roster, owning a task, or served here. */
-  private readonly agentsOfList = async (): Promise<string[]> => {
-    const [listed, owners] = await Promise.all([
-      this.roster.agents().catch(() => []),
-      this.options.owners().catch(() => []),
-    ]);
-    return [...new Set([...listed, ...owners, ...this.watched.keys()])];
-  };
+  /**
+   * Every agent of the list: on its roster (connected to it, through any server, in the last week)
+   * or served here. A task's owner that never connected is none. Rejects when the roster cannot be read.
+   */
+  private readonly agentsOfList = async (): Promise<string[]> => [
+    ...new Set([...(await this.roster.agents()), ...this.watched.keys()]),
+  ];
 
   private send(from: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-    return sendMessage({ store: this.store, roster: this.roster, agents: this.agentsOfList }, from, args);
+    const inbox = { store: this.store, agents: this.agentsOfList, sendToUnseen: this.options.sendToUnseen };
+    return sendMessage(inbox, from, args);
   }
 
   private wait(agent: string, args: Record<string, unknown>, ctx: ServerContext, caller?: Caller, server?: McpServer) {
@@ -171,7 +165,8 @@ class ConversationMessaging implements Messaging {
   private inboxes(): ConversationInboxes {
     return {
       store: this.store,
-      agents: this.agentsOfList,
+      // A roster that cannot be read leaves the board the agents served here.
+      agents: () => this.agentsOfList().catch(() => [...this.watched.keys()]),
       served: () => [...this.watched.keys()],
       send: async (from, args) => {
         const problem = sendProblem(args ?? {}, toolNames('raider').sendArgs);
@@ -238,9 +233,17 @@ class ConversationMessaging implements Messaging {
     const agent = this.agentFor(caller);
     if (agent === undefined) return;
     this.serve(agent);
+    // An agent's own calls make sure it is on the roster first: once one answered, every server
+    // on the list finds it there (its connection's note may still be on its way).
     mountMessageTools(server, agent, this.options, {
-      send: (args) => this.send(agent, args),
-      wait: (args, ctx) => this.wait(agent, args, ctx, caller, server),
+      send: async (args) => {
+        await this.roster.note(agent);
+        return this.send(agent, args);
+      },
+      wait: async (args, ctx) => {
+        await this.roster.note(agent);
+        return this.wait(agent, args, ctx, caller, server);
+      },
     });
     const read = async () => {
       const waiting: StoredMessage[] = await this.store().peek(agent);
@@ -259,7 +262,7 @@ class ConversationMessaging implements Messaging {
       MESSAGES_URI,
       {
         title: 'Messages',
-        description: `What waits for "${agent}" in its inbox on this list (messages and notifications not taken yet).`,
+        description: `What waits for "${oneLine(agent)}" in its inbox on this list (messages and notifications not taken yet).`,
         mimeType: 'application/json',
       },
       read,

@@ -5,6 +5,11 @@
  * - a claim's lease lapses: the claim's owner, and the owners of the open tasks it blocks (the agents waiting on it);
  * - someone else changes a task an agent owns (or makes an agent its owner): that agent.
  *
+ * Each kind of wake-up is named in `<task-type>` (WAKE_UP_KINDS), and only one that tells of an
+ * end carries a `<status>` in Claude Code's sense (issue 36): a blocker completed is `completed`, a
+ * task deleted `killed`, a lapsed claim `failed`; a change, an assignment or an unassignment ended
+ * nothing, so it has no `<status>` (a model reads `completed` as "this work is done").
+ *
  * A change is announced by the holder that committed it, and only there: the conversation's task
  * store is wrapped (`observe`), and what a transaction of this holder wrote is compared with the
  * list as this holder last saw it (its catch-ups and its own writes). What other processes wrote
@@ -12,6 +17,7 @@
  * once, by the process (and the conversation) that made it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { oneLine } from '@raider/kit/shown-text';
 import { type EndStatus, type MessageStore, notificationText, type OutgoingMessage } from '@raider/tasks-registry';
 import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
@@ -19,16 +25,45 @@ import type { Logger } from '../log.js';
 /** The agent whose tool call is running (set around the family's handlers; read by `observe`). */
 export const callingAgent = new AsyncLocalStorage<string>();
 
-/** A wake-up before it is sent: for whom, the notification's status, its summary, the ids it is about. */
+/**
+ * Every kind of wake-up, its `<task-type>`, and the `<status>` it carries (none for a notice of
+ * something that did not end). The server's README has the same table.
+ */
+export const WAKE_UP_KINDS = {
+  /** A task that blocked the recipient's task completed. */
+  blocker_completed: 'completed',
+  /** A task that blocked the recipient's task was deleted. */
+  blocker_deleted: 'killed',
+  /** The recipient's claim on a task lapsed. */
+  claim_lapsed: 'failed',
+  /** Someone's claim on a task that blocks the recipient's task lapsed. */
+  blocker_claim_lapsed: 'failed',
+  /** Someone else deleted the recipient's task. */
+  task_deleted: 'killed',
+  /** Someone else changed the recipient's task, which is still the recipient's. */
+  task_changed: undefined,
+  /** Someone else made the recipient a task's owner. */
+  task_assigned: undefined,
+  /** Someone else gave the recipient's task to another owner, or to none. */
+  task_unassigned: undefined,
+} as const satisfies Record<string, EndStatus | undefined>;
+
+/** The name of a kind of wake-up (its `<task-type>`). */
+export type WakeUpKind = keyof typeof WAKE_UP_KINDS;
+
+/** A wake-up before it is sent: for whom, its kind (which gives its status), its summary, the ids it is about. */
 export interface WakeUp {
   to: string;
-  status: EndStatus;
+  kind: WakeUpKind;
   summary: string;
   about: string[];
 }
 
-/** `#3 "Write the parser"`. */
-const named = (task: TaskRecord) => `#${task.id} "${task.subject}"`;
+/** `#3 "Write the parser"`: the subject is someone's text, shown on one line. */
+const named = (task: TaskRecord) => `#${task.id} "${oneLine(task.subject)}"`;
+
+/** An agent's name in a summary, on one line. */
+const agentNamed = (agent: string) => oneLine(agent);
 
 /** The fields Claude Code's TaskUpdate names in its answer, in its order (what "changed" lists). */
 const FIELDS = ['subject', 'description', 'activeForm', 'owner', 'metadata', 'status', 'blocks', 'blockedBy'] as const;
@@ -43,7 +78,7 @@ function changedFields(before: TaskRecord, after: TaskRecord, removed: ReadonlyS
         : JSON.stringify(before[field]) === JSON.stringify(after[field]);
     if (same) return [];
     if (field === 'status') return [`status (now ${after.status})`];
-    if (field === 'owner') return [`owner (now ${after.owner ?? 'none'})`];
+    if (field === 'owner') return [`owner (now ${after.owner === undefined ? 'none' : agentNamed(after.owner)})`];
     return [field];
   });
 }
@@ -75,7 +110,7 @@ function blockedOwners(
     });
     return {
       to: owner,
-      status: how === 'completed' ? 'completed' : 'killed',
+      kind: how === 'completed' ? 'blocker_completed' : 'blocker_deleted',
       summary: `Task ${named(task)} ${how}; ${lines.join('; ')}`,
       about: [task.id, ...tasks.map((blocked) => blocked.id)],
     };
@@ -105,8 +140,8 @@ function waitingOwners(
   }
   return [...byOwner].map(([owner, tasks]) => ({
     to: owner,
-    status: 'failed',
-    summary: `The claim of ${lapsedOwner} on task ${named(task)}, which blocks your ${tasks.length === 1 ? 'task' : 'tasks'} ${tasks.map(named).join(', ')}, lapsed; ${now}`,
+    kind: 'blocker_claim_lapsed',
+    summary: `The claim of ${agentNamed(lapsedOwner)} on task ${named(task)}, which blocks your ${tasks.length === 1 ? 'task' : 'tasks'} ${tasks.map(named).join(', ')}, lapsed; ${now}`,
     about: [task.id, ...tasks.map((blocked) => blocked.id)],
   }));
 }
@@ -136,10 +171,12 @@ function changedTask(
   if (lapsedOwner !== undefined && !(lapsedOwner === actor && after.owner === lapsedOwner)) {
     const lease = before.claim?.leaseSeconds;
     const now =
-      after.owner && after.owner !== lapsedOwner ? `${after.owner} has claimed it` : 'it is pending and unowned again';
+      after.owner && after.owner !== lapsedOwner
+        ? `${agentNamed(after.owner)} has claimed it`
+        : 'it is pending and unowned again';
     wakeUps.push({
       to: lapsedOwner,
-      status: 'failed',
+      kind: 'claim_lapsed',
       summary: `Your claim on task ${named(after)} lapsed: no update within its ${lease}-second lease; ${now}`,
       about: [after.id],
     });
@@ -148,20 +185,21 @@ function changedTask(
   if (before.status !== 'completed' && after.status === 'completed') {
     wakeUps.push(...blockedOwners(after, 'completed', context.all, actor));
   }
-  const who = actor ?? 'Someone';
+  const who = actor === undefined ? 'Someone' : agentNamed(actor);
   const fields = changedFields(before, after, context.removed);
   if (fields.length > 0 && before.owner && before.owner !== actor && before.owner !== lapsedOwner) {
+    const still = after.owner === before.owner;
     wakeUps.push({
       to: before.owner,
-      status: after.owner === before.owner ? 'completed' : 'killed',
-      summary: `${who} changed your task ${named(after)}: ${fields.join(', ')}`,
+      kind: still ? 'task_changed' : 'task_unassigned',
+      summary: `${who} changed your task ${named(after)}: ${fields.join(', ')}${still ? '' : '; you are no longer its owner'}`,
       about: [after.id],
     });
   }
   if (after.owner && after.owner !== before.owner && after.owner !== actor) {
     wakeUps.push({
       to: after.owner,
-      status: 'completed',
+      kind: 'task_assigned',
       summary: `${who} made you the owner of task ${named(after)}`,
       about: [after.id],
     });
@@ -194,8 +232,8 @@ export function wakeUpsOf(
     if (was.owner && was.owner !== actor) {
       wakeUps.push({
         to: was.owner,
-        status: 'killed',
-        summary: `${actor ?? 'Someone'} deleted your task ${named(was)}`,
+        kind: 'task_deleted',
+        summary: `${actor === undefined ? 'Someone' : agentNamed(actor)} deleted your task ${named(was)}`,
         about: [id],
       });
     }
@@ -203,11 +241,17 @@ export function wakeUpsOf(
   return wakeUps;
 }
 
-/** A wake-up as the message its recipient's inbox gets. */
+/** A wake-up as the message its recipient's inbox gets: its kind as `<task-type>`, and the kind's `<status>` if it has one. */
 export function wakeUpMessage(wakeUp: WakeUp): OutgoingMessage {
+  const status: EndStatus | undefined = WAKE_UP_KINDS[wakeUp.kind];
   return {
     to: wakeUp.to,
-    text: notificationText({ taskId: wakeUp.about[0] as string, status: wakeUp.status, summary: wakeUp.summary }),
+    text: notificationText({
+      taskId: wakeUp.about[0] as string,
+      taskType: wakeUp.kind,
+      ...(status === undefined ? {} : { status }),
+      summary: wakeUp.summary,
+    }),
     notification: true,
     about: wakeUp.about.join(','),
     label: wakeUp.summary,
