@@ -5,11 +5,50 @@
 import type { BoardAgent, BoardList, BoardMessage, BoardMessageAnswer } from '../src/board/board-state.js';
 import { el } from './dom.js';
 
-/** Who sent a message, in words: an agent, a person at the board, or raider itself. */
+/**
+ * Who sent a message, in words: an agent, a person at the board, or raider itself (then the kind
+ * of notice: its status, or its task-type when it did not end).
+ */
 function sender(message: BoardMessage): string {
-  if (message.notification) return 'raider notification';
+  if (message.notification) return message.kind ? `raider notification (${message.kind})` : 'raider notification';
   const about = message.taskId === undefined ? '' : ` about task #${message.taskId}`;
   return `from ${message.from ?? 'someone'}${about}`;
+}
+
+/** Two digits: `7` -> `07`. */
+const twoDigits = (value: number) => String(value).padStart(2, '0');
+
+/**
+ * When a message was sent: a short local time (`14:05`; with the date, `3 Mar 14:05`, when it was
+ * not sent today), the full time in the tooltip and the machine-readable one in `datetime`.
+ */
+function sentTime(sentAt: number): HTMLTimeElement {
+  const sent = new Date(sentAt);
+  const clock = `${twoDigits(sent.getHours())}:${twoDigits(sent.getMinutes())}`;
+  const today = sent.toDateString() === new Date().toDateString();
+  const day = today ? '' : `${sent.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} `;
+  const time = el(
+    'time',
+    { className: 'sent', dateTime: sent.toISOString(), title: sent.toLocaleString() },
+    `${day}${clock}`,
+  );
+  return time;
+}
+
+/** One message of an inbox: when, from whom, and what it says (a notification: its summary). */
+function messageItem(message: BoardMessage): HTMLLIElement {
+  const line = el(
+    'li',
+    { className: 'message' },
+    sentTime(message.sentAt),
+    ' ',
+    el('span', { className: 'from' }, sender(message)),
+    ': ',
+    el('span', { className: 'text' }, message.text),
+  );
+  line.dataset.id = message.id;
+  if (message.notification) line.dataset.notification = 'true';
+  return line;
 }
 
 function agentItem(agent: BoardAgent): HTMLLIElement {
@@ -22,21 +61,7 @@ function agentItem(agent: BoardAgent): HTMLLIElement {
       : `${agent.waiting} ${agent.waiting === 1 ? 'message' : 'messages'} waiting`;
   item.append(el('span', { className: 'name' }, agent.name), ' ', el('span', { className: 'waiting' }, waiting));
   if (agent.messages.length) {
-    const inbox = el(
-      'ol',
-      { className: 'inbox' },
-      ...agent.messages.map((message) => {
-        const line = el(
-          'li',
-          { className: 'message' },
-          el('span', { className: 'from' }, sender(message)),
-          ': ',
-          el('span', { className: 'text' }, message.text),
-        );
-        line.dataset.id = message.id;
-        return line;
-      }),
-    );
+    const inbox = el('ol', { className: 'inbox' }, ...agent.messages.map(messageItem));
     inbox.setAttribute('aria-label', `Inbox of ${agent.name}`);
     item.append(inbox);
     const more = agent.waiting - agent.messages.length;

@@ -137,6 +137,7 @@ function connect(): void {
   const events = new EventSource('/board/events');
   events.addEventListener('open', () => {
     status.textContent = 'Live';
+    delete document.body.dataset.secret;
   });
   events.addEventListener('state', (event) => {
     const state = JSON.parse((event as MessageEvent<string>).data) as BoardState;
@@ -146,9 +147,32 @@ function connect(): void {
   });
   events.addEventListener('error', () => {
     status.textContent = 'Reconnecting…';
-    // The browser retries a dropped stream by itself; a refused one it gives up on, so start again.
-    if (events.readyState === EventSource.CLOSED) setTimeout(connect, 1000);
+    // The browser retries a dropped stream by itself; a refused one it gives up on, so start again
+    // (after saying why, when the server no longer takes this page's secret).
+    if (events.readyState === EventSource.CLOSED)
+      void refused().then((secret) => setTimeout(connect, secret ? 5000 : 1000));
   });
+}
+
+/** The line shown while the server refuses this page's secret (it was restarted without --token). */
+const SECRET_REFUSED =
+  "The server no longer takes this page's secret (it was restarted, and makes a new secret at every start): open the board's URL it printed at start (the board: http://…/?token=…), or start it with --token to keep one.";
+
+/**
+ * True when the server refuses this page's secret (a 401: it restarted with a new one), after
+ * saying so on the page; false when it is unreachable or takes the secret.
+ */
+async function refused(): Promise<boolean> {
+  let answer: Response;
+  try {
+    answer = await fetch('/board/state', { cache: 'no-store' });
+  } catch {
+    return false;
+  }
+  if (answer.status !== 401) return false;
+  $('status').textContent = SECRET_REFUSED;
+  document.body.dataset.secret = 'refused';
+  return true;
 }
 
 connect();

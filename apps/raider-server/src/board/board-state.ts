@@ -8,7 +8,7 @@ export interface BoardTask {
   id: string;
   title: string;
   status: 'pending' | 'in_progress' | 'completed';
-  /** Shown for the task in progress. */
+  /** Shown for the task in progress, and only when it differs from its title. */
   activeForm?: string;
   owner?: string;
   /** Ids of the tasks it waits on that are not completed. */
@@ -19,13 +19,27 @@ export interface BoardTask {
 export interface BoardMessage {
   /** The store's id of the message. */
   id: string;
-  /** Who sent it: an agent, or a person at the board (BOARD_SENDER); absent for raider's own notifications. */
+  /**
+   * Who sent it: an agent, or a person at the board (BOARD_SENDER), as one line (`oneLine` of
+   * `@raider/kit/shown-text`); absent for raider's own notifications.
+   */
   from?: string;
-  /** Its text, cut at MAX_TEXT_SHOWN characters (then `cut` is true). */
+  /**
+   * What the board shows of it, cut at MAX_TEXT_SHOWN characters (then `cut` is true): a plain
+   * message's text with its lines kept and every other control character made visible (`multiLine`
+   * of `@raider/kit/shown-text`), or a notification's summary as one line (its `label`, else its
+   * `<summary>` element), never the `<task-notification>` markup.
+   */
   text: string;
   cut?: true;
   /** True for a `<task-notification>` raider sent, false for a plain message. */
   notification: boolean;
+  /**
+   * A notification's kind, one line: its `<status>` (completed, failed, killed), else its
+   * `<task-type>` (a notice of something that did not end, such as task_assigned); absent for a
+   * plain message and for a notification that carries neither.
+   */
+  kind?: string;
   /** The task a plain message is about, when its sender named one. */
   taskId?: string;
   /** When it was sent, in ms since the epoch. */

@@ -1,7 +1,9 @@
 // The board's model in milliseconds, with stand-in pages.
 import type { ServerResponse } from 'node:http';
+import { HOSTILE_STRINGS } from '@raider/kit/hostile-strings';
+import { oneLine } from '@raider/kit/shown-text';
 import { describe, expect, it } from 'vitest';
-import { Board, MAX_UNSENT_BYTES } from './board.js';
+import { Board, boardTasks, MAX_UNSENT_BYTES } from './board.js';
 
 /** A page's response that never reads: what is written piles up in writableLength. */
 function stalledPage() {
@@ -61,5 +63,56 @@ describe('the board model', () => {
     expect(reading.destroyed()).toBe(false);
     expect(board.open).toBe(true);
     board.close();
+  });
+
+  it("shows a task's activeForm only in progress and only when it is not its subject again", () => {
+    const task = (id: string, content: string, status: string, activeForm?: string) => ({
+      id,
+      content,
+      status,
+      blockedBy: [],
+      ...(activeForm === undefined ? {} : { activeForm }),
+    });
+    const tasks = boardTasks({
+      family: 'tasks',
+      tasks: [
+        task('1', 'Write the parser', 'in_progress', 'Write the parser'),
+        task('2', 'Run the tests', 'in_progress', 'Running the tests'),
+        task('3', 'Ship it', 'pending', 'Shipping it'),
+      ],
+    });
+    expect(tasks.map((t) => [t.id, t.activeForm])).toEqual([
+      ['1', undefined],
+      ['2', 'Running the tests'],
+      ['3', undefined],
+    ]);
+    expect(tasks[0]).not.toHaveProperty('activeForm');
+    const todos = boardTasks({
+      family: 'todo_write',
+      todos: [
+        { content: 'Lint', status: 'in_progress', activeForm: 'Lint' },
+        { content: 'Build', status: 'in_progress', activeForm: 'Building' },
+      ],
+    });
+    expect(todos.map((t) => t.activeForm)).toEqual([undefined, 'Building']);
+  });
+
+  it("a task's title, activeForm and owner are one line each, whatever they hold", () => {
+    for (const { name, text } of HOSTILE_STRINGS) {
+      const [shown] = boardTasks({
+        family: 'tasks',
+        tasks: [
+          { id: '1', content: text, status: 'in_progress', activeForm: `Doing ${text}`, owner: text, blockedBy: [] },
+        ],
+      });
+      expect(shown, name).toEqual({
+        id: '1',
+        title: oneLine(text),
+        status: 'in_progress',
+        activeForm: oneLine(`Doing ${text}`),
+        owner: oneLine(text),
+        blockedBy: [],
+      });
+    }
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Answerer } from '@raider/ask-tools/v2';
+import { oneLine } from '@raider/kit/shown-text';
 import type {
   BoardAgent,
   BoardAnswer,
@@ -25,26 +26,48 @@ type Pending = BoardQuestion & PendingQuestion;
 
 type Task = Record<string, unknown>;
 
-/** The tasks of a list state (as raider://tasks shows it) in the board's shape; tombstones hidden. */
+/**
+ * A task's activeForm as the board shows it: for the task in progress only, and only when it
+ * says something its title does not (Claude Code's models often send the subject again).
+ */
+function shownActiveForm(status: unknown, activeForm: unknown, title: string): { activeForm?: string } {
+  if (status !== 'in_progress' || !activeForm) return {};
+  const shown = oneLine(activeForm);
+  return shown === title ? {} : { activeForm: shown };
+}
+
+/**
+ * The tasks of a list state (as raider://tasks shows it) in the board's shape; tombstones hidden.
+ * Each title, activeForm and owner is one line (`oneLine`: no control character acts on the page),
+ * and an activeForm equal to its title is left out.
+ */
 export function boardTasks(state: unknown): BoardTask[] {
   const listed = (state ?? {}) as { family?: string; tasks?: Task[]; todos?: Task[] };
   if (listed.family === 'todo_write') {
-    return (listed.todos ?? []).map((t, i) => ({
-      id: String(i + 1),
-      title: String(t.content),
-      status: t.status as BoardTask['status'],
-      ...(t.status === 'in_progress' && t.activeForm ? { activeForm: String(t.activeForm) } : {}),
-      blockedBy: [],
-    }));
+    return (listed.todos ?? []).map((t, i) => {
+      const title = oneLine(t.content);
+      return {
+        id: String(i + 1),
+        title,
+        status: t.status as BoardTask['status'],
+        ...shownActiveForm(t.status, t.activeForm, title),
+        blockedBy: [],
+      };
+    });
   }
   const tasks = (listed.tasks ?? []).filter((t) => t.status !== 'deleted');
   const done = new Set(tasks.filter((t) => t.status === 'completed').map((t) => String(t.id)));
   return tasks.map((t) => {
-    const title = String(listed.family === 'todo' ? t.subject : t.content);
+    const title = oneLine(listed.family === 'todo' ? t.subject : t.content);
     const blockedBy = ((t.blockedBy as unknown[] | undefined) ?? []).map(String).filter((id) => !done.has(id));
-    const task: BoardTask = { id: String(t.id), title, status: t.status as BoardTask['status'], blockedBy };
-    if (t.status === 'in_progress' && t.activeForm) task.activeForm = String(t.activeForm);
-    if (t.owner) task.owner = String(t.owner);
+    const task: BoardTask = {
+      id: String(t.id),
+      title,
+      status: t.status as BoardTask['status'],
+      ...shownActiveForm(t.status, t.activeForm, title),
+      blockedBy,
+    };
+    if (t.owner) task.owner = oneLine(t.owner);
     return task;
   });
 }

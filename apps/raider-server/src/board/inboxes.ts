@@ -5,6 +5,7 @@
  */
 
 import { received } from '@raider/kit/received';
+import { multiLine, oneLine } from '@raider/kit/shown-text';
 import type { MessageStore, StoredMessage } from '@raider/tasks-registry';
 import { ROSTER_INBOX } from '../conversation/roster.js';
 import type { BoardAgent, BoardMessage, BoardMessageAnswer } from './board-state.js';
@@ -42,14 +43,38 @@ function shownText(text: string): { text: string; cut?: true } {
   return { text: `${text.slice(0, end)}…`, cut: true };
 }
 
+/** The text of element `name` of a notification's markup, its escapes (`&amp;`, `&lt;`, `&gt;`) undone. */
+function elementOf(markup: string, name: string): string | undefined {
+  const found = new RegExp(`<${name}>([^<]*)</${name}>`).exec(markup)?.[1];
+  return found?.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/**
+ * What the board shows of a message: a plain message's lines (`multiLine`: no control character
+ * acts, and a line that begins like raider's framing is shown behind `> `), or a notification's
+ * summary and kind as one line each, never its markup (a person reads the summary; the status or
+ * task-type says what kind of notice it is, and a notice that did not end has no status).
+ */
+function shownMessage(message: StoredMessage): { text: string; kind?: string } {
+  if (!message.notification) return { text: multiLine(message.text) };
+  const summary = message.label ?? elementOf(message.text, 'summary');
+  const kind = elementOf(message.text, 'status') ?? elementOf(message.text, 'task-type');
+  return {
+    text: oneLine(summary ?? message.text),
+    ...(kind === undefined || kind === '' ? {} : { kind: oneLine(kind) }),
+  };
+}
+
 /** A stored message as the board shows it. */
 function boardMessage(message: StoredMessage): BoardMessage {
+  const { text, kind } = shownMessage(message);
   return {
     id: message.id,
-    ...(message.from === undefined ? {} : { from: message.from }),
-    ...shownText(message.text),
+    ...(message.from === undefined ? {} : { from: oneLine(message.from) }),
+    ...shownText(text),
     notification: message.notification,
-    ...(message.taskId === undefined ? {} : { taskId: message.taskId }),
+    ...(kind === undefined ? {} : { kind }),
+    ...(message.taskId === undefined ? {} : { taskId: oneLine(message.taskId) }),
     sentAt: message.sentAt,
   };
 }
