@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 /**
- * raider-server: the command. stdio by default, Streamable HTTP with --http. SIGINT and SIGTERM
- * stop accepting, end open questions, close sessions and exit 0 within 5 seconds.
+ * raider-server: the command. stdio by default, Streamable HTTP with --http. A bad flag or value
+ * exits 2; a place for lists that cannot serve (a data dir that is a file, a database that cannot
+ * be reached, unless --wait-for-database) or a port that cannot be bound exits 1, each in one line
+ * that says what to do. SIGINT and SIGTERM stop accepting, end open questions, close sessions and
+ * exit 0 within 5 seconds.
  */
-import { mkdirSync } from 'node:fs';
 import { OptionsError } from './errors.js';
-import { createLogger } from './log.js';
+import { createLogger, type Logger } from './log.js';
 import { helpText, readOptions, type ServerOptions } from './options.js';
 import { SHUTDOWN_LIMIT_MS } from './shutdown.js';
 import { VERSION } from './version.js';
 
-async function main(): Promise<void> {
+/** The settings of the command line; undefined when it was answered (--help, --version). Exits 2 on a bad one. */
+function commandLine(): ServerOptions | undefined {
   let options: ServerOptions;
   try {
     options = readOptions(process.argv.slice(2), process.env);
@@ -23,53 +26,81 @@ async function main(): Promise<void> {
   }
   if (options.help) {
     process.stdout.write(`${helpText()}\n`);
-    return;
+    return undefined;
   }
   if (options.version) {
     process.stdout.write(`${VERSION}\n`);
-    return;
+    return undefined;
   }
-  const log = createLogger(options.logLevel);
-  if (options.dataDir) {
-    try {
-      mkdirSync(options.dataDir, { recursive: true });
-    } catch (error) {
-      process.stderr.write(
-        `raider-server: --data-dir ${options.dataDir}: cannot be created (${(error as NodeJS.ErrnoException).code})\n`,
-      );
-      process.exit(2);
-    }
-  }
-  let close: () => Promise<void>;
-  // Each transport's code is loaded only when it serves (the HTTP side brings the Node adapter, the
-  // board and the sessions): a v2 client spawns a stdio process just to probe the era, and every
-  // start pays for what it imports before its first answer.
-  if (options.http) {
-    const { startHttp } = await import('./http/server.js');
-    const server = await startHttp(options, log).catch((error: Error) => {
-      log.error(`cannot listen on ${options.host}:${options.port}: ${error.message}`);
-      process.exit(1);
-    });
-    log.info(`listening on ${server.url} (family ${options.family}, names ${options.names})`);
-    if (server.boardUrl) {
-      // A secret of this run is shown (open this URL once; the page keeps it in a cookie); a
-      // token the user chose is not repeated into logs.
-      const shown = options.token ? server.boardUrl.replace(/\?token=.*$/, '?token=<your token>') : server.boardUrl;
-      log.info(`the board: ${shown}`);
-    }
-    close = () => server.close();
-  } else {
-    const { startStdio } = await import('./stdio.js');
-    const server = await startStdio(options, log);
-    log.info(`serving over stdio (family ${options.family}, names ${options.names})`);
-    close = () => server.close();
-    void server.closed.then((end) => {
-      if (!end.failed) return shutdown(end.reason);
-      log.error(end.reason);
-      process.exit(1);
-    });
-  }
+  return options;
+}
 
+/** Says why the server cannot start, in one line, and exits 1. */
+function cannotStart(log: Logger, line: string): never {
+  log.error(line);
+  process.exit(1);
+}
+
+/**
+ * The place for lists, made ready before any client connects: the data dir made (or refused when
+ * it cannot hold the lists), the database looked at (or waited for, with --wait-for-database).
+ */
+async function preparePlace(options: ServerOptions, log: Logger): Promise<void> {
+  // Each is loaded only when it is needed (a v2 client may spawn a process only to probe the era).
+  if (options.dataDir) {
+    const { dataDirProblem } = await import('./lists/data-dir.js');
+    const problem = dataDirProblem(options.dataDir, options.claudeTasks ? "Claude Code's task folder" : '--data-dir');
+    if (problem) cannotStart(log, problem);
+  }
+  if (options.databaseUrl) {
+    const { reachDatabase } = await import('./lists/database-check.js');
+    const problem = await reachDatabase(options.databaseUrl, log, options.waitForDatabase === true);
+    if (problem) cannotStart(log, problem);
+  }
+}
+
+/** Serves Streamable HTTP; resolves with its close once it listens. */
+async function serveHttp(options: ServerOptions, log: Logger): Promise<() => Promise<void>> {
+  const { startHttp } = await import('./http/server.js');
+  const { listenProblem, listsLine } = await import('./http/start-lines.js');
+  const server = await startHttp(options, log).catch((error: unknown) =>
+    cannotStart(log, listenProblem(error, options.host, options.port)),
+  );
+  log.info(`listening on ${server.url} (family ${options.family}, names ${options.names})`);
+  const lists = listsLine(options);
+  if (lists) log.info(lists);
+  if (server.boardUrl) {
+    // A secret of this run is shown (open this URL once; the page keeps it in a cookie); a
+    // token the user chose is not repeated into logs.
+    const shown = options.token ? server.boardUrl.replace(/\?token=.*$/, '?token=<your token>') : server.boardUrl;
+    log.info(`the board: ${shown}`);
+  }
+  return () => server.close();
+}
+
+/** Serves stdio; resolves with its close. The server ending by itself shuts down (exit 0), or exits 1 when it failed. */
+async function serveStdio(
+  options: ServerOptions,
+  log: Logger,
+  shutdown: (why: string) => Promise<void>,
+): Promise<() => Promise<void>> {
+  const { startStdio } = await import('./stdio.js');
+  const server = await startStdio(options, log);
+  log.info(`serving over stdio (family ${options.family}, names ${options.names})`);
+  void server.closed.then((end) => {
+    if (!end.failed) return shutdown(end.reason);
+    log.error(end.reason);
+    process.exit(1);
+  });
+  return () => server.close();
+}
+
+/**
+ * SIGINT and SIGTERM shut down from the start: before the server serves (waiting for the
+ * database) they exit 0 at once; after, they close it first. `serving` hands over its close.
+ */
+function stopOnSignals(log: Logger) {
+  let close: (() => Promise<void>) | undefined;
   let stopping = false;
   const shutdown = async (why: string) => {
     if (stopping) return;
@@ -78,7 +109,7 @@ async function main(): Promise<void> {
     // Whatever happens, the process is gone within the limit.
     setTimeout(() => process.exit(0), SHUTDOWN_LIMIT_MS - 500).unref();
     try {
-      await close();
+      await close?.();
     } catch (error) {
       log.warn(`while closing: ${(error as Error).message}`);
     }
@@ -86,6 +117,24 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  return {
+    shutdown,
+    serving(serverClose: () => Promise<void>) {
+      close = serverClose;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const options = commandLine();
+  if (!options) return;
+  const log = createLogger(options.logLevel);
+  const signals = stopOnSignals(log);
+  await preparePlace(options, log);
+  // Each transport's code is loaded only when it serves (the HTTP side brings the Node adapter, the
+  // board and the sessions): a v2 client spawns a stdio process just to probe the era, and every
+  // start pays for what it imports before its first answer.
+  signals.serving(options.http ? await serveHttp(options, log) : await serveStdio(options, log, signals.shutdown));
 }
 
 main().catch((error: Error) => {

@@ -1,7 +1,7 @@
 // The request guard in milliseconds, with fake requests.
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { type GuardOptions, isOAuthPath, NO_OAUTH_MESSAGE, requestGuard } from './guard.js';
+import { type GuardOptions, isOAuthPath, NO_OAUTH_MESSAGE, requestGuard, wantsPage } from './guard.js';
 
 const base: GuardOptions = {
   host: '127.0.0.1',
@@ -45,6 +45,39 @@ describe('requestGuard', () => {
     expect(guard(request('/board/state', { cookie: 'raider_token=s3cret-made-at-start' }))).toEqual({ kind: 'pass' });
     // A malformed cookie is refused like a wrong one, not an error.
     expect(guard(request('/board/state', { cookie: 'raider_token=%E0%A4%A' }))).toMatchObject({ status: 401 });
+  });
+
+  it("a browser asking a board path for a page without the secret gets the secret page's verdict; API clients keep JSON", () => {
+    const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const made = requestGuard({ ...base, boardSecret: 's3cret-made-at-start' });
+    const page = { tokenGiven: false, wrongToken: false };
+    for (const path of ['/', '/board/state', '/board/events', '/index.html', '/assets/x.js']) {
+      expect(made(request(path, html))).toMatchObject({ kind: 'refuse', status: 401, page });
+    }
+    expect(made(request('/?token=wrong', html))).toMatchObject({ page: { tokenGiven: false, wrongToken: true } });
+    // Not a page: an API call, an event stream, a POST, or /mcp (which is open on loopback anyway).
+    expect(made(request('/board/state'))).not.toHaveProperty('page');
+    expect(made(request('/board/events', { accept: 'text/event-stream' }))).not.toHaveProperty('page');
+    expect(made(request('/board/message', html, 'POST'))).not.toHaveProperty('page');
+    // With the secret the page is served as before.
+    expect(made(request('/', { ...html, cookie: 'raider_token=s3cret-made-at-start' }))).toEqual({ kind: 'pass' });
+    // With --token: the page says so; /mcp keeps its JSON 401, and without a board there is no page.
+    const token = { ...base, token: 'a-token-of-16-chars' };
+    const given = requestGuard({ ...token, boardSecret: 'a-token-of-16-chars' });
+    expect(given(request('/', html))).toMatchObject({ page: { tokenGiven: true, wrongToken: false } });
+    expect(given(request('/mcp', html))).not.toHaveProperty('page');
+    expect(requestGuard(token)(request('/', html))).not.toHaveProperty('page');
+  });
+
+  it('wantsPage: a GET whose Accept names text/html', () => {
+    const asking = (accept: string | undefined, method = 'GET') =>
+      wantsPage({ method, headers: accept === undefined ? {} : { accept } });
+    expect(asking('text/html')).toBe(true);
+    expect(asking('application/json, TEXT/HTML;q=0.5')).toBe(true);
+    expect(asking('text/html', 'POST')).toBe(false);
+    expect(asking('*/*')).toBe(false);
+    expect(asking('text/htmlx')).toBe(false);
+    expect(asking(undefined)).toBe(false);
   });
 
   it('answers OAuth discovery and registration with no-oauth (404) before the token, after Host and Origin', () => {

@@ -25,14 +25,32 @@ export interface GuardOptions {
 }
 
 /**
- * The guard's verdict: go on; refuse with a status; a login that sets the board's cookie; or a
- * request for OAuth discovery or registration, which raider does not do (answered 404).
+ * A browser refused the board for want of its secret (a page, not an API call): what the page
+ * that tells the person what to do needs to know. Never the secret itself.
+ */
+export interface SecretPage {
+  /** True when the secret is the token the server was started with (--token); false: one made at start. */
+  tokenGiven: boolean;
+  /** True when the address carried a `?token=` that is not the secret (a mistyped or stale one). */
+  wrongToken: boolean;
+}
+
+/**
+ * The guard's verdict: go on; refuse with a status (a browser asking a board path for a page
+ * without the secret also gets `page`, so the server answers a page that says what to do, not
+ * JSON); a login that sets the board's cookie; or a request for OAuth discovery or registration,
+ * which raider does not do (answered 404).
  */
 export type Verdict =
   | { kind: 'pass' }
-  | { kind: 'refuse'; status: 401 | 403; message: string; headers?: Record<string, string> }
+  | { kind: 'refuse'; status: 401 | 403; message: string; headers?: Record<string, string>; page?: SecretPage }
   | { kind: 'login'; token: string }
   | { kind: 'no-oauth'; message: string };
+
+/** True for a browser's request for a page: a GET whose Accept names text/html (not an API call nor an event stream). */
+export function wantsPage(req: Pick<IncomingMessage, 'method' | 'headers'>): boolean {
+  return req.method === 'GET' && /(?:^|[\s,])text\/html\s*(?:[;,]|$)/i.test(req.headers.accept ?? '');
+}
 
 /** What a client asking for OAuth discovery or registration is told (404). */
 export const NO_OAUTH_MESSAGE =
@@ -163,11 +181,14 @@ export function requestGuard(options: GuardOptions): (req: IncomingMessage) => V
       options.boardSecret && req.method === 'GET' && url.pathname === '/' ? url.searchParams.get('token') : null;
     const presented = auth.startsWith('Bearer ') ? auth.slice(7) : (login ?? cookieToken(req) ?? '');
     if (!tokenMatches(presented, secret)) {
+      // A person's browser on a board path gets a page that says what to do; API clients keep JSON.
+      const page = boardRoute && options.boardSecret !== undefined && wantsPage(req);
       return {
         kind: 'refuse',
         status: 401,
         message: 'Unauthorized: expected Authorization: Bearer <token>',
         headers: { 'www-authenticate': 'Bearer' },
+        ...(page ? { page: { tokenGiven: options.token !== undefined, wrongToken: login !== null } } : {}),
       };
     }
     return login !== null ? { kind: 'login', token: login } : { kind: 'pass' };

@@ -14,11 +14,12 @@ import { toWebRequest } from '@modelcontextprotocol/node';
 import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { ListIdError, listFolderName } from '@raider/file-store';
 import { Board, serveBoard } from '../board/routes.js';
+import { answerSecretPage } from '../board/secret-page.js';
 import { type Conversation, createConversation, settingsOf } from '../conversation/conversation.js';
 import { SharedListLimitError } from '../errors.js';
 import { listFor } from '../lists/list-for.js';
 import { closePostgresLists } from '../lists/postgres-lists.js';
-import { projectListId } from '../lists/project-list.js';
+import { defaultListId } from '../lists/project-list.js';
 import { type Logger, silent } from '../log.js';
 import type { ServerOptions } from '../options.js';
 import { SHUTDOWN_GRACE_MS } from '../shutdown.js';
@@ -90,7 +91,7 @@ class McpEndpoint {
   private modernList(req: IncomingMessage, res: ServerResponse): string | undefined {
     const named = this.listNamed(req, res);
     if (!named) return undefined;
-    return named.listId ?? projectListId(process.env.CLAUDE_PROJECT_DIR ?? process.cwd());
+    return named.listId ?? defaultListId();
   }
 
   /** Serves one request to /mcp. */
@@ -285,7 +286,10 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
   const boardSecret = options.token ?? randomBytes(24).toString('base64url');
   let guard: (req: IncomingMessage) => Verdict = () => ({ kind: 'refuse', status: 403, message: 'Forbidden' });
   const http = listenWith(options, log, async (req, res) => {
-    if (answerVerdict(res, guard(req))) return;
+    const verdict = guard(req);
+    // A person's browser without the board's secret: a page that says what to do, not JSON.
+    if (verdict.kind === 'refuse' && verdict.page) return answerSecretPage(res, verdict.page);
+    if (answerVerdict(res, verdict)) return;
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === '/healthz' && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' });

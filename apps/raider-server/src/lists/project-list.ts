@@ -8,3 +8,11 @@ export function projectListId(projectDir: string): string {
   const name = basename(abs).replace(/[^A-Za-z0-9_-]/g, '_') || 'root';
   return `${name}-${createHash('sha256').update(abs).digest('hex').slice(0, 8)}`;
 }
+
+/**
+ * The server's default list: the project's (`CLAUDE_PROJECT_DIR`, else the working directory),
+ * the one a 2026-era request that names none works on, and stdio's with a data dir.
+ */
+export function defaultListId(env: NodeJS.ProcessEnv = process.env): string {
+  return projectListId(env.CLAUDE_PROJECT_DIR ?? process.cwd());
+}

@@ -13,4 +13,23 @@ describe('--help', () => {
     expect(rows.at(-1)).toBe(`${'  --version'.padEnd(40)}print the version and exit`);
     expect(lines[0]).toBe('Usage: raider-server [options]');
   });
+
+  it('names the X-Raider-List and X-Raider-Agent headers after the options, and where a client naming no list works', () => {
+    const text = helpText();
+    expect(text).toContain(
+      [
+        '',
+        'HTTP headers a client may send to /mcp (with --http; the flag named beats the header):',
+        `${'  X-Raider-List: ID'.padEnd(40)}the list it works on (--list); percent-encoded UTF-8: team%20%CE%B2 names "team β"`,
+        `${'  X-Raider-Agent: NAME'.padEnd(40)}who its agent is, its task owner name and inbox (--agent); percent-encoded too`,
+        'Without --list or X-Raider-List, each 2025-era session gets a list of its own, and every 2026-era',
+        "client shares the default list (it has no session): the project's, as over stdio.",
+        '',
+        'RAIDER_ENABLE_TASKS=0 mounts todo_write instead of the task tools (as Claude Code does).',
+      ].join('\n'),
+    );
+    // After the last option, and the text ends with RAIDER_ENABLE_TASKS.
+    expect(text.indexOf('X-Raider-List')).toBeGreaterThan(text.indexOf('  --version'));
+    expect(text.endsWith('(as Claude Code does).')).toBe(true);
+  });
 });

@@ -8,6 +8,7 @@ import type { TaskListLimits } from '@raider/todo-tools/v2';
 import { OptionsError } from '../errors.js';
 import { checkDatabase, checkNoDatabaseFlags, checkTogether, type FlagValues, useClaudeTasks } from './checks.js';
 import { FLAGS, type Flag } from './flag-table.js';
+import { nearestFlags } from './nearest-flag.js';
 import type { ServerOptions } from './server-options.js';
 import { bool, defaultMaxConnections } from './values.js';
 
@@ -24,8 +25,25 @@ function parseFlags(argv: readonly string[]): FlagValues {
     });
     return parsed.values as FlagValues;
   } catch (error) {
-    throw new OptionsError((error as Error).message);
+    throw new OptionsError(unknownFlagLine(error) ?? (error as Error).message);
   }
+}
+
+/**
+ * parseArgs' refusal of a flag it does not know, as one line naming the nearest known flags:
+ * `unknown flag --databse-url: did you mean --database-url?`; undefined for any other refusal.
+ */
+function unknownFlagLine(error: unknown): string | undefined {
+  if ((error as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+  const given = /'([^']*)'/.exec((error as Error).message)?.[1];
+  if (given === undefined) return undefined;
+  const nearest = nearestFlags(
+    given,
+    FLAGS.map((f) => f.flag),
+  ).map((flag) => `--${flag}`);
+  if (!nearest.length) return `unknown flag ${given}`;
+  const named = nearest.length === 1 ? nearest[0] : `${nearest.slice(0, -1).join(', ')} or ${nearest.at(-1)}`;
+  return `unknown flag ${given}: did you mean ${named}?`;
 }
 
 /** The setting of one row: its flag, else its variable, else its default, through its parser. */
