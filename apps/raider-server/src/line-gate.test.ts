@@ -56,7 +56,7 @@ describe('LineGate', () => {
 
   it('holds a line until its newline, and judges it whole', () => {
     const { gate, out, lines } = recordingGate();
-    const line = `{"id":9,"params":${deep(100)}}`;
+    const line = `{"id":9,"method":"m","params":${deep(100)}}`;
     gate.take(Buffer.from(line.slice(0, 60)));
     gate.take(Buffer.from(line.slice(60, 150)));
     expect(out).toEqual([]);

@@ -1,6 +1,6 @@
 // The one depth limit on what a client sends: the scan counts the brackets outside strings as
 // deep as a recursive walk of the parsed value would, and the answer to a message past the limit
-// carries the message's own id when its top level has one.
+// carries the message's own id when it is a request.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_DEPTH, nestingDepth, nestingProblem, tooDeepAnswer } from './message-depth.js';
@@ -83,7 +83,7 @@ describe('nestingProblem', () => {
 describe('tooDeepAnswer', () => {
   const message = 'Invalid request: the message nests too deep: expected at most 64 levels of arrays and objects';
 
-  it('answers -32600 with the id of the message when its top level has one', () => {
+  it('answers -32600 with the id of the message when it is a request', () => {
     const text = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":{"x":${arrays(10_000)}}}}`;
     expect(tooDeepAnswer(text)).toEqual({
       jsonrpc: '2.0',
@@ -92,19 +92,22 @@ describe('tooDeepAnswer', () => {
     });
     // The id after the deep part, a string id, an id that only looks like one inside a string.
     expect(tooDeepAnswer(`{"params":${objects(100)},"id":"req-1","method":"m"}`)?.id).toBe('req-1');
+    expect(tooDeepAnswer(`{"id":0,"method":"m","params":${objects(100)}}`)?.id).toBe(0);
     expect(tooDeepAnswer(`{"method":"m \\"id\\":3","params":${arrays(100)}}`)?.id).toBeNull();
   });
 
-  it('answers with id null when none can be read: a batch, a bare nest, a notification, an id that is no id, not JSON', () => {
+  it('answers with id null to anything but a request: a batch, a bare nest, a notification, a response, an id that is no id, not JSON', () => {
     for (const text of [
       `[{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"x":${arrays(100)}}}]`,
       arrays(10_000),
       objects(10_000),
       `{"jsonrpc":"2.0","method":"notifications/x","params":${arrays(100)}}`,
-      `{"id":{"nested":true},"params":${arrays(100)}}`,
-      `{"id":true,"params":${arrays(100)}}`,
-      `{"id":5,"params":${'['.repeat(100)}`, // never closed
-      `{"id":5 "params":${arrays(100)}}`, // not JSON
+      // The client's answer to the server's request 0: an error with id 0 would answer the client's own request 0.
+      `{"jsonrpc":"2.0","id":0,"result":{"content":${arrays(100)}}}`,
+      `{"id":{"nested":true},"method":"m","params":${arrays(100)}}`,
+      `{"id":true,"method":"m","params":${arrays(100)}}`,
+      `{"id":5,"method":"m","params":${'['.repeat(100)}`, // never closed
+      `{"id":5,"method":"m" "params":${arrays(100)}}`, // not JSON
     ]) {
       const answer = tooDeepAnswer(text);
       expect(answer?.error.code, text.slice(0, 40)).toBe(-32600);
@@ -115,7 +118,7 @@ describe('tooDeepAnswer', () => {
   it('is undefined for a message within the limit, whatever its size', () => {
     const wide = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'm', params: { items: Array(10_000).fill([[1]]) } });
     expect(tooDeepAnswer(wide)).toBeUndefined();
-    expect(tooDeepAnswer(`{"id":1,"params":${arrays(63)}}`)).toBeUndefined();
-    expect(tooDeepAnswer(`{"id":1,"params":${arrays(64)}}`)?.id).toBe(1);
+    expect(tooDeepAnswer(`{"id":1,"method":"m","params":${arrays(63)}}`)).toBeUndefined();
+    expect(tooDeepAnswer(`{"id":1,"method":"m","params":${arrays(64)}}`)?.id).toBe(1);
   });
 });

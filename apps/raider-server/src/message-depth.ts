@@ -105,16 +105,18 @@ export function nestingProblem(text: string): string | undefined {
 export interface TooDeepAnswer {
   jsonrpc: '2.0';
   error: { code: -32600; message: string };
-  /** The message's own id when its top level is an object with a string or number id, else null. */
+  /** The message's own id when it is a request (a `method` and a string or number `id`), else null. */
   id: string | number | null;
 }
 
 /**
- * The `id` at the top level of the message `text`, read without parsing what it nests: every
- * value below the top level is cut out (made `null`, which is no id) before the parse, so a message
- * of any depth costs only its size. Null when there is none (a batch, a bare array, no id, not JSON).
+ * The id of the request `text`, read without parsing what it nests: every value below the top
+ * level is cut out (made `null`, which is no id) before the parse, so a message of any depth costs
+ * only its size. Null when it is no request: a batch, a bare array, a notification (no id), a
+ * response (no method: an answer carrying its id would read, to the client, as the answer to its own
+ * request of that id), not JSON.
  */
-function topLevelId(text: string): string | number | null {
+function requestId(text: string): string | number | null {
   const kept: string[] = [];
   let from = 0;
   let cutting = false;
@@ -134,7 +136,8 @@ function topLevelId(text: string): string | number | null {
   try {
     const message: unknown = JSON.parse(kept.join(''));
     if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
-    const { id } = message as { id?: unknown };
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if (typeof method !== 'string') return null;
     return typeof id === 'string' || typeof id === 'number' ? id : null;
   } catch {
     return null;
@@ -143,7 +146,7 @@ function topLevelId(text: string): string | number | null {
 
 /**
  * The JSON-RPC error (-32600 Invalid Request) that answers the message `text` when it nests
- * deeper than `MAX_MESSAGE_DEPTH`, with the message's id when its top level has one (else null);
+ * deeper than `MAX_MESSAGE_DEPTH`, with the message's id when it is a request (else null);
  * undefined when it does not nest too deep. Judged before anything parses or walks the message,
  * so nothing else reads one that is refused.
  *
@@ -158,6 +161,6 @@ export function tooDeepAnswer(text: string): TooDeepAnswer | undefined {
   return {
     jsonrpc: '2.0',
     error: { code: -32600, message: `Invalid request: the message ${problem}` },
-    id: topLevelId(text),
+    id: requestId(text),
   };
 }
