@@ -9,8 +9,24 @@ import type { ElicitationForm } from './elicitation-form.js';
 import type { ToolResult } from './tool-result.js';
 import type { Asker } from './types.js';
 
-/** Every question tool is listed read-only, not destructive, not open-world. */
-export const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+/**
+ * How every question tool is listed: not read-only, not destructive, not idempotent, not
+ * open-world. Each hint is chosen, none left to the protocol's defaults:
+ * - readOnlyHint false: a question waits for a person. Claude Code runs a read-only tool as
+ *   concurrency-safe, alongside the model's other calls; a question must not be one of them.
+ * - destructiveHint false: asking changes nothing and removes nothing (the hint's default, true,
+ *   applies to a tool that is not read-only, so it is said).
+ * - idempotentHint false: a second call puts the question to the person a second time. Claude Code
+ *   2.1.332 retries an idempotent call once after a lost session; a person must not be asked twice.
+ * - openWorldHint false: the question reaches only the person at this client's keyboard (or the
+ *   surface the application gives), no outside service: the world of the call stays closed.
+ */
+export const ANNOTATIONS = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
 
 /** The outcome of checking a call's arguments: the tool's input, or the error result to answer with. */
 export type Parsed<Input> = { success: true; input: Input } | { success: false; result: ToolResult };

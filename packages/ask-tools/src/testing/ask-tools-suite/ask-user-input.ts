@@ -46,11 +46,16 @@ function argumentsChecked<Server>({ setup }: Suite<Server>): void {
 
 /** tools/list: the annotations, the golden listing but for the dialect and execution, an unknown tool. */
 function toolsListed<Server>({ harness, setup }: Suite<Server>): void {
-  it('lists both tools as read-only, not destructive, not open-world', async () => {
+  it('lists both tools as not read-only (they wait for a person), not destructive, not idempotent, not open-world', async () => {
     const { listTools } = await setup();
     const tools = await listTools();
     for (const tool of tools) {
-      expect(tool.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+      expect(tool.annotations).toEqual({
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      });
     }
     expect(tools.map((t) => t.name)).toEqual(['ask_user', 'AskUserQuestion']);
   });
