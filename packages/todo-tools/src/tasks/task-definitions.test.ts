@@ -33,8 +33,8 @@ describe('taskToolDefinitions', () => {
     expect(tools.map((tool) => tool.annotations)).toEqual([
       { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      { readOnlyHint: true, openWorldHint: false },
-      { readOnlyHint: true, openWorldHint: false },
+      { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     ]);
   });
 

@@ -56,6 +56,13 @@ const ADVERTISED_OUTPUT = {
 const CLOSED_WORLD = { openWorldHint: false } as const;
 
 /**
+ * task_list and task_get change nothing: read-only (Claude Code runs them alongside other calls)
+ * and idempotent, which Claude Code 2.1.332 reads to retry a call once after a lost MCP session is
+ * recovered (a repeated read does no harm).
+ */
+const READS = { readOnlyHint: true, idempotentHint: true, ...CLOSED_WORLD } as const;
+
+/**
  * task_create, task_update, task_list and task_get, in that order, answering through `handlers`,
  * with the input schemas `schemas` (one set per limits) and as `presentation` wants them. Frozen.
  */
@@ -110,7 +117,7 @@ function readTools(
         description: 'List all tasks: id, status, subject, owner and unfinished blockers.',
         inputSchema: advertised(schemas.list),
         outputSchema: ADVERTISED_OUTPUT.list,
-        annotations: { readOnlyHint: true, ...CLOSED_WORLD },
+        annotations: READS,
         handler: async (args) => toResult(await handlers.list(args), structured),
       },
       presentation,
@@ -122,7 +129,7 @@ function readTools(
         description: 'Show one task in full by id.',
         inputSchema: advertised(schemas.get),
         outputSchema: ADVERTISED_OUTPUT.get,
-        annotations: { readOnlyHint: true, ...CLOSED_WORLD },
+        annotations: READS,
         handler: async (args) => toResult(await handlers.get(args), structured),
       },
       presentation,

@@ -58,8 +58,9 @@ describe.each(SDK_MAJORS)('SDK v$major', ({ TaskTools, TodoWriteTool, connect, n
         expect(tool.annotations?.openWorldHint).toBe(false);
         expect(tool.description?.length).toBeLessThan(200);
       }
-      expect(byName.task_list?.annotations?.readOnlyHint).toBe(true);
-      expect(byName.task_get?.annotations?.readOnlyHint).toBe(true);
+      // Read-only and idempotent: Claude Code 2.1.332 retries an idempotent call after a lost session.
+      expect(byName.task_list?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+      expect(byName.task_get?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
       expect(byName.task_update?.annotations?.destructiveHint).toBe(true);
       expect(byName.task_create?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     });
