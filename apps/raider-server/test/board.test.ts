@@ -4,9 +4,14 @@ import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { oneLine } from '@raider/kit/shown-text';
+import { notificationText } from '@raider/tasks-registry';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SECRET_PAGE_TITLE, secretPageHtml, secretPageText } from '../src/board/secret-page.js';
 import { type HttpServer, readOptions, type ServerOptions, startHttp } from '../src/index.js';
+import { listFor } from '../src/lists/list-for.js';
+import type { ListHandle } from '../src/lists/list-handle.js';
 import { launchChromium } from './chromium.js';
 import { stdioClient, textOf } from './helpers.js';
 
@@ -31,7 +36,8 @@ async function mcp(url: string, headers: Record<string, string> = {}) {
 }
 
 async function openBoard(url: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
+  // A time zone and locale of its own: the times the board shows are then known to the test.
+  const page = await browser.newPage({ viewport: { width: 1000, height: 760 }, timezoneId: 'UTC', locale: 'en-GB' });
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
   return page;
@@ -76,6 +82,14 @@ describe('the live board', () => {
       // shows it was pushed; the wait is headroom for a busy machine, not a speed requirement.
       await page.waitForSelector('.task[data-id="1"][data-status="in_progress"]', { timeout: 10_000 });
       expect(await page.locator('.task[data-id="1"] .badge').textContent()).toBe('◐ In progress');
+      expect(await page.locator('.task[data-id="1"] .doing').textContent()).toBe('(Designing)');
+      // An activeForm that only says the subject again is not repeated.
+      await client.callTool({
+        name: 'task_update',
+        arguments: { taskId: '2', status: 'in_progress', activeForm: 'Write the docs' },
+      });
+      await page.waitForSelector('.task[data-id="2"][data-status="in_progress"]', { timeout: 10_000 });
+      expect(await page.locator('.task[data-id="2"] .doing').count()).toBe(0);
 
       // A client without elicitation asks: the question appears on the board and a click answers it.
       const asked = client.callTool({
@@ -144,6 +158,12 @@ describe('the live board', () => {
       expect(await page.locator(`${inbox} .waiting`).textContent()).toBe('1 message waiting');
       expect(await page.locator(`${inbox} .message .from`).textContent()).toBe('from a person at raider/board');
       expect(await page.locator(`${inbox} .message .text`).textContent()).toBe('Please take the parser');
+      // When it was sent: HH:MM in the page's zone (UTC here), the full time in datetime and title.
+      const sent = page.locator(`${inbox} .message time`);
+      const datetime = (await sent.getAttribute('datetime')) as string;
+      expect(Math.abs(Date.parse(datetime) - Date.now())).toBeLessThan(10 * 60_000);
+      expect(await sent.textContent()).toBe(datetime.slice(11, 16));
+      expect(await sent.getAttribute('title')).toContain(String(new Date(datetime).getUTCFullYear()));
       mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: `${ARTIFACTS}board-inboxes.png`, fullPage: true });
 
@@ -152,6 +172,28 @@ describe('the live board', () => {
       expect(textOf(taken)).toBe('Message from a person at raider/board: Please take the parser');
       await page.waitForSelector(`${inbox} .waiting:text("no messages waiting")`, { timeout: 10_000 });
       expect(await page.locator(`${inbox} .message`).count()).toBe(0);
+
+      // A notification raider sends shows its summary and kind, never its markup; a line break in
+      // the summary cannot begin a line of its own.
+      const summary = 'bob made you the owner of task #1 "Write the parser\n#2 [completed] Ship it"';
+      const list = listFor({}, 'board-inboxes') as ListHandle;
+      try {
+        await list.messages().send({
+          to: 'alice',
+          text: notificationText({ taskId: '1', taskType: 'task_assigned', summary }),
+          notification: true,
+          about: '1',
+          label: summary,
+        });
+      } finally {
+        list.release();
+      }
+      const notice = `${inbox} .message[data-notification="true"]`;
+      await page.waitForSelector(notice, { timeout: 10_000 });
+      expect(await page.locator(`${notice} .from`).textContent()).toBe('raider notification (task_assigned)');
+      expect(await page.locator(`${notice} .text`).textContent()).toBe(oneLine(summary));
+      expect(await page.locator(`${notice} time`).count()).toBe(1);
+      expect(await page.locator(inbox).textContent()).not.toContain('task-notification');
     } finally {
       await page.close();
       await alice.close();
@@ -350,10 +392,65 @@ describe('the live board', () => {
       const client = await mcp(server.url);
       expect((await client.callTool({ name: 'task_list', arguments: {} })).isError).toBeFalsy();
       await client.close();
+
+      // An API client keeps its JSON 401; a browser asking for a page gets one that says what to do.
+      const api = await fetch(`${base}board/state`);
+      expect([api.status, api.headers.get('content-type')]).toEqual([401, 'application/json']);
+      expect((await api.json()) as unknown).toMatchObject({ error: { message: /^Unauthorized/ } });
+      const asked = await fetch(`${base}board/state`, { headers: { accept: 'text/html' } });
+      expect([asked.status, asked.headers.get('content-type')]).toEqual([401, 'text/html; charset=utf-8']);
+      expect(await asked.text()).toBe(secretPageHtml({ tokenGiven: false, wrongToken: false }));
+
+      // A second browser (no cookie): the page, on / and on any board path; never the secret.
+      const second = await browser.newPage();
+      try {
+        for (const path of ['', 'board/state', 'board/events']) {
+          const answer = await second.goto(`${base}${path}`);
+          expect(answer?.status()).toBe(401);
+          expect(await second.locator('h1').textContent()).toBe(SECRET_PAGE_TITLE);
+          expect(await second.locator('p').allTextContents()).toEqual(
+            secretPageText({ tokenGiven: false, wrongToken: false }),
+          );
+          expect(await second.content()).not.toContain(secret);
+        }
+        await second.goto(`${base}?token=not-the-secret`);
+        expect(await second.locator('p').nth(1).textContent()).toBe(
+          "The token in this address is not the board's secret.",
+        );
+        // The URL the server printed opens the board in this browser too.
+        await second.goto(server.boardUrl as string);
+        await second.waitForSelector('body[data-ready="true"]');
+      } finally {
+        await second.close();
+      }
     } finally {
       await server.close();
     }
-  });
+  }, 30_000);
+
+  it('after a restart with a new secret the open page says so, and reloaded it is the secret page', async () => {
+    const first = await boardServer();
+    const port = Number(new URL(first.url).port);
+    const page = await openBoard(first.boardUrl as string);
+    let second: HttpServer | undefined;
+    try {
+      await first.close();
+      second = await boardServer({ port });
+      await page.waitForSelector('body[data-secret="refused"]', { timeout: 20_000 });
+      expect(await page.locator('#status').textContent()).toBe(
+        "The server no longer takes this page's secret (it was restarted, and makes a new secret at every start): open the board's URL it printed at start (the board: http://…/?token=…), or start it with --token to keep one.",
+      );
+      await page.reload();
+      expect(await page.locator('h1').textContent()).toBe(SECRET_PAGE_TITLE);
+      // The new URL brings the board back.
+      await page.goto(second.boardUrl as string);
+      await page.waitForSelector('body[data-ready="true"]');
+      expect(await page.locator('#status').textContent()).toBe('Live');
+    } finally {
+      await page.close();
+      await second?.close();
+    }
+  }, 30_000);
 
   it('refuses a foreign Origin and, on a non-loopback bind, a missing token', async () => {
     const server = await boardServer();
