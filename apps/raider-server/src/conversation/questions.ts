@@ -20,7 +20,6 @@ import {
 import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } from '@raider/ask-tools/v2';
 import { received } from '@raider/kit/received';
 import type { TaskRegistry } from '@raider/tasks-registry';
-import { z } from 'zod';
 import type { Logger } from '../log.js';
 import type { Names } from '../types.js';
 import {
@@ -33,6 +32,7 @@ import {
   stillOpenText,
 } from './open-questions.js';
 import { questionStateCodec } from './question-state.js';
+import { RESUME_ID, resumable } from './resumable-schema.js';
 import { callClient, type WaitDeadlineSettings, waitDeadlineMs } from './wait-deadline.js';
 
 /** What the question tool is mounted with. */
@@ -105,7 +105,7 @@ function resumeOf(args: Record<string, unknown>): { id: string } | { problem: st
     return { problem: `unknown argument "${other.slice(0, 40)}" beside resume: expected {"resume": "ask_3"} alone` };
   }
   const id = args.resume;
-  if (typeof id !== 'string' || !/^ask_[1-9][0-9]{0,15}$/.test(id)) {
+  if (typeof id !== 'string' || !RESUME_ID.test(id)) {
     return { problem: `resume: expected the id of an open question such as "ask_3", received ${received(id)}` };
   }
   return { id };
@@ -323,25 +323,6 @@ class ConversationQuestions implements Questions {
     this.desk.stopReason = reason;
     this.desk.endAll(this.registry, reason);
     for (const entry of this.registry.running({ kind: 'ask' })) this.registry.stop(entry.id);
-  };
-}
-
-/**
- * ask_user's config with `resume` beside its question: the advertised schema (AskTools' zod object
- * whose metadata is the JSON Schema clients are shown) takes either a question or `{ resume }`,
- * none of them required (the tool checks which), and the description says when to resume.
- */
-function resumable<C extends { inputSchema?: unknown; description?: string }>(config: C): C {
-  const schema = config.inputSchema as z.ZodObject | undefined;
-  if (!schema || typeof schema.extend !== 'function') return config;
-  const resume = z.unknown().optional().meta({
-    type: 'string',
-    description: 'The id of a question still open (ask_N), alone: wait again for its answer, or read it.',
-  });
-  return {
-    ...config,
-    description: `${config.description ?? ''} When a call answers that the question is still open as ask_N, call again with only {"resume": "ask_N"} to keep waiting for (or read) the answer.`,
-    inputSchema: z.looseObject({ ...schema.shape, resume }).meta({ additionalProperties: false }),
   };
 }
 
