@@ -39,17 +39,21 @@ const NETWORK_WORDS: Record<string, string> = {
   ECONNRESET: 'it closed the connection (ECONNRESET)',
 };
 
-/** `text` without the URL's password (as written in it, and decoded), in case a message quoted it. */
-function withoutPassword(text: string, url: string): string {
+/**
+ * `text` without the URL's password, in case a message quoted it: any URL's credentials
+ * (`//user:***@`), and the password itself when it is long enough (12 characters) not to be a
+ * word of the message too (a password `raider` must not garble `database "raider" does not exist`).
+ */
+export function withoutPassword(text: string, url: string): string {
+  let shown = text.replace(/(\/\/[^\s/:@]*:)[^\s@/]*@/g, '$1***@');
   let password = '';
   try {
     password = new URL(url).password;
   } catch {
-    return text;
+    return shown;
   }
-  let shown = text;
   for (const secret of new Set([password, safeDecode(password)])) {
-    if (secret.length >= 3) shown = shown.split(secret).join('***');
+    if (secret.length >= 12) shown = shown.split(secret).join('***');
   }
   return shown;
 }
