@@ -158,7 +158,7 @@ export interface RequiredFields {
 
 /** Every field a tool's handler requires. */
 export const REQUIRED_FIELDS: readonly RequiredFields[] = [
-  // Either one is enough (the other is made from it, as Claude Code repairs): neither is refused.
+  // Either one is enough (the other is made from it, as Claude Code repairs); a call with neither is refused.
   { tool: 'task_create', fields: ['subject', 'description'], without: {}, schemaRefuses: true },
   { tool: 'task_update', fields: ['taskId'], without: { status: 'completed' }, schemaRefuses: true },
   { tool: 'task_get', fields: ['taskId'], without: {}, schemaRefuses: true },
