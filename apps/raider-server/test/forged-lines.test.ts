@@ -93,7 +93,10 @@ describe.each(['folder', 'postgres'] as const)('a %s store', (store) => {
       const { alice, bob, aliceClient } = await team(store, era);
       const kept = STRINGS.filter((text) => keeps(store, text));
       for (const text of STRINGS.filter((text) => !keeps(store, text))) {
-        expect((await aliceClient.result('task_create', { subject: text, description: text })).isError).toBe(true);
+        expect(await aliceClient.result('task_create', { subject: text, description: text })).toEqual({
+          isError: true,
+          text: `Error: the task list could not be read or saved: task #1: subject: expected no U+0000 character (PostgreSQL's text cannot hold it), received one at ${text.indexOf('\u0000')}; nothing was changed`,
+        });
       }
       for (const [index, text] of kept.entries()) {
         const id = index + 1;
@@ -124,7 +127,10 @@ describe.each(['folder', 'postgres'] as const)('a %s store', (store) => {
       expect(await bob('wait_for_messages', { timeoutSeconds: 0 })).toBe('No messages');
       const all = [...STRINGS, ...FRAMING_STRINGS.map((framing) => `hi\n\n${framing}\n\n${framing}`)];
       for (const text of all.filter((text) => !keeps(store, text))) {
-        expect((await aliceClient.result('send_message', { to: 'bob', message: text })).isError).toBe(true);
+        expect(await aliceClient.result('send_message', { to: 'bob', message: text })).toEqual({
+          isError: true,
+          text: `Error: the message could not be sent: send: text: expected no U+0000 character (PostgreSQL's text cannot hold it), received one at ${text.indexOf('\u0000')}; nothing was sent`,
+        });
       }
       const bodies = all.filter((text) => keeps(store, text));
       for (const text of bodies)

@@ -1,6 +1,8 @@
 /** The queries of a task list: its row, its tasks, its changes. Each runs on a connection given to it. */
+import { oneLine } from '@raider/kit/shown-text';
 import type { TaskDelta, TaskListSnapshot, TaskRecord, TaskWrite } from '@raider/todo-tools';
 import type pg from 'pg';
+import { DatabaseError } from './errors.js';
 import type { ListenerFeed } from './listener.js';
 
 /** The NOTIFY channel; the payload is the list id. */
@@ -75,7 +77,36 @@ export async function delta(
   };
 }
 
-/** Writes `write` as the list's next change (inside the transaction holding the list's row lock); its sequence. */
+/**
+ * Where the first U+0000 of `records` is, as `task #3: subject` and its index, or undefined.
+ * PostgreSQL's text (and so a task's jsonb record) cannot hold it: a key or a string anywhere in
+ * a record (metadata included) is looked at, without recursion.
+ */
+export function nulInRecords(records: readonly TaskRecord[]): { field: string; at: number } | undefined {
+  for (const record of records) {
+    const pending: [string, unknown][] = Object.entries(record);
+    for (let index = 0; index < pending.length; index += 1) {
+      const [path, value] = pending[index] as [string, unknown];
+      // The path names keys a model chose: shown on one line, so it cannot add lines of its own.
+      const where = `task #${record.id}: ${oneLine(path)}`;
+      const at = typeof value === 'string' ? value.indexOf('\u0000') : -1;
+      if (at >= 0) return { field: where, at };
+      if (value === null || typeof value !== 'object') continue;
+      for (const [key, inner] of Object.entries(value)) {
+        const inKey = key.indexOf('\u0000');
+        if (inKey >= 0) return { field: `${where}: a key`, at: inKey };
+        pending.push([Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`, inner]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Writes `write` as the list's next change (inside the transaction holding the list's row lock);
+ * its sequence. A record holding U+0000 is refused before the database (a DatabaseError naming the
+ * field; nothing was changed), where PostgreSQL would refuse the statement with less to go on.
+ */
 export async function commit(
   client: pg.ClientBase,
   id: string,
@@ -83,6 +114,12 @@ export async function commit(
   write: TaskWrite,
   keep: number,
 ): Promise<number> {
+  const nul = nulInRecords(write.put);
+  if (nul) {
+    throw new DatabaseError(
+      `${nul.field}: expected no U+0000 character (PostgreSQL's text cannot hold it), received one at ${nul.at}; nothing was changed`,
+    );
+  }
   const seq = row.seq + 1;
   const highWaterMark = Math.max(row.highWaterMark, write.highWaterMark, ...write.removed.map(Number));
   if (write.put.length) {

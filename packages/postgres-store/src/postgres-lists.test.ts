@@ -44,6 +44,27 @@ describe('the PostgreSQL store', () => {
     expect(JSON.stringify(again.tasks()[0]?.metadata)).toBe('{"b":1,"a":{"z":[1,2],"y":null}}');
   });
 
+  it('a task holding U+0000, which PostgreSQL cannot store, is refused before the database, naming the field', async () => {
+    const list = lists.list(`nul-${randomUUID()}`);
+    const tools = new TaskTools({ store: list.tasks });
+    expect(await tools.createTask({ subject: 'before\u0000after', description: '' })).toEqual({
+      text: "Error: the task list could not be read or saved: task #1: subject: expected no U+0000 character (PostgreSQL's text cannot hold it), received one at 6; nothing was changed",
+      isError: true,
+    });
+    await tools.createTask({ subject: 'A', description: '' });
+    expect((await tools.updateTask({ taskId: '1', metadata: { notes: ['ok', 'x\u0000'] } })).text).toBe(
+      "Error: the task list could not be read or saved: task #1: metadata.notes[1]: expected no U+0000 character (PostgreSQL's text cannot hold it), received one at 1; nothing was changed",
+    );
+    expect((await tools.updateTask({ taskId: '1', metadata: { 'line\nkey': { 'k\u0000': 1 } } })).text).toBe(
+      "Error: the task list could not be read or saved: task #1: metadata.line⏎key: a key: expected no U+0000 character (PostgreSQL's text cannot hold it), received one at 1; nothing was changed",
+    );
+    // Nothing was stored: the list reads as before.
+    const again = new TaskTools({ store: list.tasks });
+    await again.syncTasks();
+    expect(again.listTasks()).toBe('#1 [pending] A');
+    expect(again.tasks()[0]?.metadata).toBeUndefined();
+  });
+
   it('the other families keep their state whole', async () => {
     const list = lists.list(`whole-${randomUUID()}`);
     expect(await list.todoWrite.load()).toBeUndefined();
