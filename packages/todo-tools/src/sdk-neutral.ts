@@ -5,6 +5,10 @@
 // (src/testing/entry-exports.ts) on purpose, and in the README.
 export { InvalidListError, InvalidOptionError, TodoWriteListError } from './errors.js';
 export { DEFAULT_LIMITS, type TaskListLimits } from './limits.js';
+// The SDK-neutral shapes each entry's ToolConfig and ToolRegistrar extend: exported as types so
+// that the declarations a user's compiler reads name them (a type with no public home is TS2742
+// in a consumer's build).
+export type { ToolConfigOf, ToolRegistrarOf } from './sdk-binding.js';
 export {
   type ListStore,
   type ListStores,
@@ -33,10 +37,6 @@ export { TodoToolCore, type TodoToolOptions } from './todo/todo-tool-core.js';
 export type { TodoAction, TodoDetails, TodoResult } from './todo/todo-types.js';
 export { TodoWriteToolCore, type TodoWriteToolOptions } from './todo-write/todo-write-tool-core.js';
 export type { JsonSchema, ToolCallContext, ToolCallResult, ToolDefinition, ToolHints } from './tool-definition.js';
-// The SDK-neutral shapes each entry's ToolConfig and ToolRegistrar extend: exported as types so
-// that the declarations a user's compiler reads name them (a type with no public home is TS2742
-// in a consumer's build).
-export type { ToolConfigOf, ToolRegistrarOf } from './sdk-binding.js';
 export type {
   TaskEvent,
   TaskItem,
