@@ -46,7 +46,7 @@ export interface BoardMessage {
   sentAt: number;
 }
 
-/** An agent of a list (on its roster, owning a task, or connected) and what waits in its inbox. */
+/** An agent of a list (on its roster or connected: one that connected under its name) and what waits in its inbox. */
 export interface BoardAgent {
   name: string;
   /** How many messages wait for it (neither taken nor reserved by a take). */

@@ -104,8 +104,9 @@ export interface ListInboxes {
 
 /**
  * The inboxes of one list, from the conversations on it (`views`: they share the list's store):
- * its agents as send_message's `to: "*"` reaches them (the roster and the owners through the
- * first, the agents connected through each), every inbox peeked, never taken.
+ * its agents as send_message's `to: "*"` reaches them (the roster through the first, the agents
+ * connected through each: an agent is one that connected to the list under its name), every
+ * inbox peeked, never taken.
  */
 export async function listInboxes(views: readonly ConversationInboxes[]): Promise<ListInboxes> {
   const first = views[0];

@@ -4,6 +4,7 @@
  * readOptions (read-options.ts) reads it and --help (help.ts) prints it from here.
  */
 import { DEFAULT_LIMITS, type TaskListLimits } from '@raider/todo-tools/v2';
+import { MAX_MESSAGE_DEPTH } from '../message-depth.js';
 import type { ServerOptions } from './server-options.js';
 import { bool, commaList, integer, oneOf, seconds } from './values.js';
 
@@ -81,6 +82,13 @@ export const LIMIT_FLAGS: Readonly<Record<keyof TaskListLimits, { flag: string; 
 /** The environment twin of a flag: `max-tasks` -> RAIDER_MAX_TASKS. */
 export const envOf = (flag: string) => `RAIDER_${flag.toUpperCase().replaceAll('-', '_')}`;
 
+/**
+ * The deepest metadata a call can carry: a whole message nests at most MAX_MESSAGE_DEPTH levels,
+ * and a tool call's metadata sits three below its top (the message, `params`, `arguments`), so a
+ * larger --max-metadata-depth could never be reached and would only mislead.
+ */
+export const MAX_METADATA_DEPTH_LIMIT = MAX_MESSAGE_DEPTH - 3;
+
 function limitFlags(): Flag[] {
   return Object.entries(LIMIT_FLAGS).map(([key, { flag, what }]) => ({
     flag,
@@ -89,7 +97,7 @@ function limitFlags(): Flag[] {
     value: 'N',
     help: `${what} (default ${DEFAULT_LIMITS[key as keyof TaskListLimits]})`,
     key: `limits.${key as keyof TaskListLimits}` as const,
-    parse: whole(1, 1_000_000_000),
+    parse: whole(1, key === 'maxMetadataDepth' ? MAX_METADATA_DEPTH_LIMIT : 1_000_000_000),
   }));
 }
 

@@ -12,6 +12,13 @@ describe('readOptions', () => {
     expect(() => readOptions(['--log-level', 'loud'], {})).toThrow('--log-level: expected one of');
   });
 
+  it('--max-metadata-depth stops where a message can still carry it (64 levels, the metadata 3 below the top)', () => {
+    expect(readOptions(['--max-metadata-depth', '61'], {}).limits).toEqual({ maxMetadataDepth: 61 });
+    expect(() => readOptions(['--max-metadata-depth', '62'], {})).toThrow(
+      '--max-metadata-depth: expected a whole number from 1 to 61, received "62"',
+    );
+  });
+
   it('booleans: the flag sets them (--no-board-app clears boardApp), else the variable, an empty one off', () => {
     expect(readOptions([], {}).boardApp).toBe(true);
     expect(readOptions([], { RAIDER_BOARD_APP: '' }).boardApp).toBe(false);
