@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { agentNameProblem } from '../src/conversation/agent-name.js';
 import { agentClient, type Era } from './agent-clients.js';
 import { type ServerProcess, spawnServer, stopServer } from './team-processes.js';
+import { wakeUpText } from './wake-up-text.js';
 
 const ERAS: readonly Era[] = ['legacy', 'modern'];
 
@@ -56,17 +57,6 @@ async function present(url: string, era: Era, list: string, name: string) {
   expect(await agent.call('wait_for_messages', { timeoutSeconds: 0 })).toBe('No messages');
   return agent;
 }
-
-/** A wake-up as its recipient reads it: the task's id, the kind of notice, its status if any, the summary. */
-const notice = (taskId: string, kind: string, status: string | undefined, summary: string) =>
-  [
-    '<task-notification>',
-    `<task-id>${taskId}</task-id>`,
-    `<task-type>${kind}</task-type>`,
-    ...(status === undefined ? [] : [`<status>${status}</status>`]),
-    `<summary>${summary}</summary>`,
-    '</task-notification>',
-  ].join('\n');
 
 /** What both SDKs' clients answer tools/list with, as far as these tests read it. */
 type Lister = { listTools(): Promise<{ tools: { name: string; description?: string }[] }> };
@@ -138,15 +128,15 @@ describe.each(['folder', 'postgres'] as const)('agents of a list in %s', (store)
       await alice.call('task_update', { taskId: '2', owner: 'carol' });
       expect(await bob.call('wait_for_messages', { timeoutSeconds: 0 })).toBe(
         [
-          notice('2', 'task_assigned', undefined, 'alice made you the owner of task #2 "Ship it"'),
-          notice('2', 'task_changed', undefined, 'alice changed your task #2 "Ship it": description'),
-          notice(
+          wakeUpText('2', 'task_assigned', undefined, 'alice made you the owner of task #2 "Ship it"'),
+          wakeUpText('2', 'task_changed', undefined, 'alice changed your task #2 "Ship it": description'),
+          wakeUpText(
             '1',
             'blocker_completed',
             'completed',
             'Task #1 "Write the parser" completed; #2 "Ship it" is no longer blocked by it',
           ),
-          notice(
+          wakeUpText(
             '2',
             'task_unassigned',
             undefined,
@@ -157,8 +147,8 @@ describe.each(['folder', 'postgres'] as const)('agents of a list in %s', (store)
       await alice.call('task_update', { taskId: '2', status: 'deleted' });
       expect(await carol.call('wait_for_messages', { timeoutSeconds: 0 })).toBe(
         [
-          notice('2', 'task_assigned', undefined, 'alice made you the owner of task #2 "Ship it"'),
-          notice('2', 'task_deleted', 'killed', 'alice deleted your task #2 "Ship it"'),
+          wakeUpText('2', 'task_assigned', undefined, 'alice made you the owner of task #2 "Ship it"'),
+          wakeUpText('2', 'task_deleted', 'killed', 'alice deleted your task #2 "Ship it"'),
         ].join('\n'),
       );
     });

@@ -4,17 +4,7 @@
 // else the task's owner; each change is announced once.
 import { describe, expect, it } from 'vitest';
 import { agentClient, serve } from './agent-clients.js';
-
-/** A <task-notification> as raider sends it: the task's id, the kind of notice, its status if it has one, the summary. */
-const notification = (taskId: string, kind: string, status: string | undefined, summary: string) =>
-  [
-    '<task-notification>',
-    `<task-id>${taskId}</task-id>`,
-    `<task-type>${kind}</task-type>`,
-    ...(status === undefined ? [] : [`<status>${status}</status>`]),
-    `<summary>${summary}</summary>`,
-    '</task-notification>',
-  ].join('\n');
+import { wakeUpText } from './wake-up-text.js';
 
 describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
   it('a task completed by alice wakes bob, who owns a task it blocked, with the exact text', async () => {
@@ -37,7 +27,7 @@ describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await alice.call('task_update', { taskId: '1', status: 'completed' })).toBe('Updated task #1 status');
     expect(await waiting).toBe(
-      notification(
+      wakeUpText(
         '1',
         'blocker_completed',
         'completed',
@@ -53,19 +43,19 @@ describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
     await alice.call('task_update', { taskId: '3', description: 'Tag v1 and publish' });
     expect(await bob.call('wait_for_messages', { timeoutSeconds: 0 })).toBe(
       [
-        notification(
+        wakeUpText(
           '2',
           'blocker_deleted',
           'killed',
           'Task #2 "Write the lexer" was deleted; #4 "Announce it" is no longer blocked by it',
         ),
-        notification('3', 'task_changed', undefined, 'alice changed your task #3 "Ship it": description'),
+        wakeUpText('3', 'task_changed', undefined, 'alice changed your task #3 "Ship it": description'),
       ].join('\n'),
     );
     // Handing bob's task to carol: bob hears it is no longer his, carol that it is hers.
     await alice.call('task_update', { taskId: '4', owner: 'carol' });
     expect(await bob.call('wait_for_messages', { timeoutSeconds: 0 })).toBe(
-      notification(
+      wakeUpText(
         '4',
         'task_unassigned',
         undefined,
@@ -74,7 +64,7 @@ describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
     );
     const carol = await agentClient(server.url, era, list, 'carol');
     expect(await carol.call('wait_for_messages', { timeoutSeconds: 0 })).toBe(
-      notification('4', 'task_assigned', undefined, 'alice made you the owner of task #4 "Announce it"'),
+      wakeUpText('4', 'task_assigned', undefined, 'alice made you the owner of task #4 "Announce it"'),
     );
   });
 
@@ -92,7 +82,7 @@ describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
       'Claimed task #1: Write the parser',
     );
     expect(await alice.call('wait_for_messages', { timeoutSeconds: 30 })).toBe(
-      notification(
+      wakeUpText(
         '1',
         'claim_lapsed',
         'failed',
@@ -100,7 +90,7 @@ describe.each(['legacy', 'modern'] as const)('wake-ups, %s era', (era) => {
       ),
     );
     expect(await bob.call('wait_for_messages', { timeoutSeconds: 30 })).toBe(
-      notification(
+      wakeUpText(
         '1',
         'blocker_claim_lapsed',
         'failed',
@@ -124,7 +114,7 @@ describe('wake-ups and agents that name none', () => {
     await bob.call('task_update', { taskId: '1', owner: 'bob' });
     await anonymous.call('task_update', { taskId: '1', status: 'in_progress' });
     expect(await bob.call('wait_for_messages', { timeoutSeconds: 0 })).toBe(
-      notification('1', 'task_changed', undefined, 'Someone changed your task #1 "Ship it": status (now in_progress)'),
+      wakeUpText('1', 'task_changed', undefined, 'Someone changed your task #1 "Ship it": status (now in_progress)'),
     );
   });
 });

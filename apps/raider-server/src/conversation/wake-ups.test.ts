@@ -5,6 +5,7 @@
 import { HOSTILE_STRINGS } from '@raider/kit/hostile-strings';
 import type { TaskRecord } from '@raider/todo-tools/v2';
 import { describe, expect, it } from 'vitest';
+import { wakeUpText } from '../../test/wake-up-text.js';
 import { WAKE_UP_KINDS, type WakeUp, wakeUpMessage, wakeUpsOf } from './wake-ups.js';
 
 const task = (id: string, fields: Partial<TaskRecord> = {}): TaskRecord => ({
@@ -29,17 +30,6 @@ function wakeUps(before: TaskRecord[], after: TaskRecord[], actor: string | unde
 /** What each wake-up's recipient reads. */
 const texts = (list: WakeUp[]) => list.map((wakeUp) => [wakeUp.to, wakeUpMessage(wakeUp).text]);
 
-/** A notification of raider's wake-ups: the task's id, the notice's kind, its status when it has one, the summary. */
-const notice = (taskId: string, kind: string, status: string | undefined, summary: string) =>
-  [
-    '<task-notification>',
-    `<task-id>${taskId}</task-id>`,
-    `<task-type>${kind}</task-type>`,
-    ...(status ? [`<status>${status}</status>`] : []),
-    `<summary>${summary}</summary>`,
-    '</task-notification>',
-  ].join('\n');
-
 describe('the kinds of wake-up', () => {
   it('are named, each with the status of an end or none', () => {
     expect(WAKE_UP_KINDS).toEqual({
@@ -60,7 +50,7 @@ describe('the kinds of wake-up', () => {
     expect(texts(wakeUps([parser, ship], [{ ...parser, status: 'completed' }, ship], 'alice'))).toEqual([
       [
         'bob',
-        notice(
+        wakeUpText(
           '1',
           'blocker_completed',
           'completed',
@@ -71,14 +61,14 @@ describe('the kinds of wake-up', () => {
     expect(texts(wakeUps([parser, ship], [{ ...ship, blockedBy: [] }], 'carol', ['1']))).toEqual([
       [
         'bob',
-        notice(
+        wakeUpText(
           '1',
           'blocker_deleted',
           'killed',
           'Task #1 "Write the parser" was deleted; #2 "Ship it" is no longer blocked by it',
         ),
       ],
-      ['alice', notice('1', 'task_deleted', 'killed', 'carol deleted your task #1 "Write the parser"')],
+      ['alice', wakeUpText('1', 'task_deleted', 'killed', 'carol deleted your task #1 "Write the parser"')],
     ]);
   });
 
@@ -96,7 +86,7 @@ describe('the kinds of wake-up', () => {
     expect(texts(wakeUps([parser, ship], [lapsed, ship], undefined))).toEqual([
       [
         'alice',
-        notice(
+        wakeUpText(
           '1',
           'claim_lapsed',
           'failed',
@@ -105,7 +95,7 @@ describe('the kinds of wake-up', () => {
       ],
       [
         'bob',
-        notice(
+        wakeUpText(
           '1',
           'blocker_claim_lapsed',
           'failed',
@@ -118,29 +108,32 @@ describe('the kinds of wake-up', () => {
   it('a change, an assignment and an unassignment end nothing: no <status>', () => {
     const ship = task('3', { subject: 'Ship it', owner: 'bob' });
     expect(texts(wakeUps([ship], [{ ...ship, description: 'Tag v1' }], 'alice'))).toEqual([
-      ['bob', notice('3', 'task_changed', undefined, 'alice changed your task #3 "Ship it": description')],
+      ['bob', wakeUpText('3', 'task_changed', undefined, 'alice changed your task #3 "Ship it": description')],
     ]);
     // Even a status of completed, set by someone else, is a change told, not the recipient's work done.
     expect(texts(wakeUps([ship], [{ ...ship, status: 'completed' }], undefined))).toEqual([
-      ['bob', notice('3', 'task_changed', undefined, 'Someone changed your task #3 "Ship it": status (now completed)')],
+      [
+        'bob',
+        wakeUpText('3', 'task_changed', undefined, 'Someone changed your task #3 "Ship it": status (now completed)'),
+      ],
     ]);
     expect(texts(wakeUps([ship], [{ ...ship, owner: 'carol' }], 'alice'))).toEqual([
       [
         'bob',
-        notice(
+        wakeUpText(
           '3',
           'task_unassigned',
           undefined,
           'alice changed your task #3 "Ship it": owner (now carol); you are no longer its owner',
         ),
       ],
-      ['carol', notice('3', 'task_assigned', undefined, 'alice made you the owner of task #3 "Ship it"')],
+      ['carol', wakeUpText('3', 'task_assigned', undefined, 'alice made you the owner of task #3 "Ship it"')],
     ]);
     const { owner: _, ...unowned } = ship;
     expect(texts(wakeUps([ship], [unowned], 'alice'))).toEqual([
       [
         'bob',
-        notice(
+        wakeUpText(
           '3',
           'task_unassigned',
           undefined,
@@ -170,7 +163,7 @@ describe('user text in a wake-up', () => {
     const ship = task('3', { subject: 'Ship it\n#2 [completed] Fake\u001b[31m', owner: 'bob' });
     const [[, shown]] = texts(wakeUps([ship], [{ ...ship, description: 'x' }], 'alice\r\nbob')) as [[string, string]];
     expect(shown).toBe(
-      notice(
+      wakeUpText(
         '3',
         'task_changed',
         undefined,
