@@ -1,21 +1,26 @@
-// Builds a workspace package and the workspace packages it uses when their build is missing, so
-// `pnpm --filter <package> test` works on a fresh clone as it does under `pnpm test` (where turbo
-// builds first). Every package's vitest config runs it as a global setup (vitest.base.ts); the
-// root's `pnpm server` runs it with `--when-stale`, which also builds when a source is newer than
-// the build. When the builds are there (and current) it touches nothing: a build rewrites dist/
-// under tests of other packages that may be reading it at that moment.
+// One build before any test, none during a run. Every package's vitest config runs this as a
+// global setup (vitest.base.ts): it builds the package and the workspace packages it uses when a
+// build is missing (so `pnpm --filter <package> test` works on a fresh clone as it does under
+// `pnpm test`, where turbo builds first), says so when a build is older than its sources (it does
+// not rebuild: under turbo another package's tests may be reading that dist/ at that moment), and
+// at the end of the run fails it if a dist/ it reads was rewritten meanwhile (its tests would have
+// read two builds). The root's `pnpm server` runs it with `--when-stale`, which also builds when a
+// source is newer than the build; inside a test run (RAIDER_TEST_RUN, set by vitest.base.ts for
+// every test and what it starts) it refuses to build instead, saying what to build first.
 // Build output goes to stderr: over stdio, stdout is the protocol's alone.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The workspace a package folder is in: packages sit one level down (`packages/<name>`, `apps/<name>`). */
+const workspaceOf = (packageDir) => resolve(packageDir, '..', '..');
 /** What is not an input of a build: its output, tests, docs, caches. */
 const notInput = /(^|\/)(node_modules|dist|\.turbo|test|test-results|coverage)(\/|$)|\.(test|bench)\.ts$|\.md$/;
 
-/** The workspace's packages by name: their folder and manifest. */
-function workspacePackages() {
+/** The workspace's packages (under `root`) by name: their folder and manifest. */
+function workspacePackages(root) {
   const found = new Map();
   for (const group of ['packages', 'apps', 'tools']) {
     const groupDir = join(root, group);
@@ -49,56 +54,124 @@ function withWorkspaceDependencies(dir, all) {
   return [...seen.values()];
 }
 
-/** The newest modification time of the files below `dir` whose path `keep` accepts (0 for none). */
-function newest(dir, keep = () => true, base = dir) {
-  if (!existsSync(dir)) return 0;
-  let latest = 0;
+/** Every file below `dir` whose path (relative to `base`) `keep` accepts, with its stat. */
+function filesBelow(dir, keep = () => true, base = dir, found = []) {
+  if (!existsSync(dir)) return found;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    const relative = path.slice(base.length + 1);
-    if (!keep(relative)) continue;
-    if (entry.isDirectory()) latest = Math.max(latest, newest(path, keep, base));
-    else if (entry.isFile()) latest = Math.max(latest, statSync(path).mtimeMs);
+    if (!keep(path.slice(base.length + 1))) continue;
+    if (entry.isDirectory()) filesBelow(path, keep, base, found);
+    else if (entry.isFile()) found.push({ path, stat: statSync(path) });
   }
-  return latest;
+  return found;
 }
 
-/** When `dir`'s build was made: its newest output, or the time it was marked current. */
+/** When `dir`'s build was made: its newest output, or the time it was marked current (0: none). */
 function builtAt(dir) {
   const dist = join(dir, 'dist');
-  return existsSync(dist) ? Math.max(newest(dist), statSync(dist).mtimeMs) : 0;
+  if (!existsSync(dist)) return 0;
+  return Math.max(statSync(dist).mtimeMs, ...filesBelow(dist).map(({ stat }) => stat.mtimeMs));
+}
+
+/**
+ * The build of the package in `packageDir` and of the workspace packages it uses, as they are now:
+ * its `name`; `chain`, the folders of those that have a build of their own; `missing`, the names of
+ * those whose dist/ is missing; `newerSource`, the path (from `root`) of the newest source when it
+ * is newer than the oldest of their builds, else undefined. The packages without a build of their
+ * own count as sources (the internal kit, bundled into each build that uses it). `root` is the
+ * workspace, by default the folder two levels above `packageDir`; the other functions take it too.
+ */
+export function buildState(packageDir, { root = workspaceOf(packageDir) } = {}) {
+  const reached = withWorkspaceDependencies(resolve(packageDir), workspacePackages(root));
+  const withBuild = reached.filter((entry) => entry.manifest.scripts?.build);
+  const builds = withBuild.map((entry) => builtAt(entry.dir));
+  const missing = withBuild.filter((_, index) => builds[index] === 0).map((entry) => entry.manifest.name);
+  const sources = reached.flatMap((entry) => filesBelow(entry.dir, (path) => !notInput.test(path)));
+  const newest = sources.reduce(
+    (latest, file) => (file.stat.mtimeMs > (latest?.stat.mtimeMs ?? 0) ? file : latest),
+    undefined,
+  );
+  const oldestBuild = Math.min(...builds);
+  const newerSource =
+    newest && builds.length > 0 && newest.stat.mtimeMs > oldestBuild ? relative(root, newest.path) : undefined;
+  return { name: reached[0]?.manifest.name, chain: withBuild.map((entry) => entry.dir), missing, newerSource };
 }
 
 /**
  * Builds the package in `packageDir` and the workspace packages it uses (`turbo run build
  * --filter=<name>...`) when one of them that has a build has none yet, or, with `whenStale`, when
- * a source of any of them is newer than the oldest of their builds. The packages without a build of
- * their own count as sources (the internal kit, bundled into each build that uses it). Returns
- * whether it built.
+ * a source of any of them is newer than the oldest of their builds. Returns whether it built.
+ * With `refuse` (inside a test run) it builds nothing.
+ * @throws Error saying what is missing or stale and what to build first, when `refuse` is set and
+ *   a build was needed.
  */
-export function ensureBuilt(packageDir, { whenStale = false } = {}) {
-  const reached = withWorkspaceDependencies(resolve(packageDir), workspacePackages());
-  const chain = reached.filter((entry) => entry.manifest.scripts?.build);
-  if (chain.length === 0) return false;
-  const builds = chain.map((entry) => builtAt(entry.dir));
-  const missing = builds.includes(0);
-  const sources = () => Math.max(...reached.map((entry) => newest(entry.dir, (path) => !notInput.test(path))));
-  if (!missing && !(whenStale && sources() > Math.min(...builds))) return false;
-  const name = reached[0].manifest.name;
-  execFileSync('pnpm', ['exec', 'turbo', 'run', 'build', `--filter=${name}...`, '--output-logs=errors-only'], {
+export function ensureBuilt(packageDir, { whenStale = false, refuse = false, root = workspaceOf(packageDir) } = {}) {
+  const state = buildState(packageDir, { root });
+  if (state.chain.length === 0) return false;
+  const why =
+    state.missing.length > 0
+      ? `${state.missing.join(', ')} has no build`
+      : whenStale && state.newerSource
+        ? `${state.newerSource} is newer than the build`
+        : undefined;
+  if (!why) return false;
+  if (refuse)
+    throw new Error(
+      `${state.name}: ${why}, and nothing builds during a test run (its tests would read two builds): build first (pnpm --filter ${state.name}... build), then test`,
+    );
+  execFileSync('pnpm', ['exec', 'turbo', 'run', 'build', `--filter=${state.name}...`, '--output-logs=errors-only'], {
     cwd: root,
     stdio: ['ignore', process.stderr, process.stderr],
   });
   // A build replayed from turbo's cache keeps its old times: mark each current, so the next run
   // does not build again.
   const now = new Date();
-  for (const entry of chain) if (existsSync(join(entry.dir, 'dist'))) utimesSync(join(entry.dir, 'dist'), now, now);
+  for (const dir of state.chain) if (existsSync(join(dir, 'dist'))) utimesSync(join(dir, 'dist'), now, now);
   return true;
 }
 
-/** vitest's global setup: the package under test (its root) and what it uses are built. */
+/**
+ * What the builds the package in `packageDir` reads are made of: each file of their dist/ folders
+ * (its path from `root`) with its size and modification time. A rebuild, even of the same bytes,
+ * changes it.
+ */
+export function buildPrint(packageDir, { root = workspaceOf(packageDir) } = {}) {
+  const print = new Map();
+  for (const dir of buildState(packageDir, { root }).chain)
+    for (const { path, stat } of filesBelow(join(dir, 'dist')))
+      print.set(relative(root, path), `${stat.size}:${stat.mtimeMs}`);
+  return print;
+}
+
+/** The files of `after` that `before` did not have, or had otherwise, and those it had that are gone. */
+export function changedFiles(before, after) {
+  const changed = [...after].filter(([path, made]) => before.get(path) !== made).map(([path]) => path);
+  return [...changed, ...[...before.keys()].filter((path) => !after.has(path))];
+}
+
+/**
+ * vitest's global setup: the package under test (its root) and what it uses are built when
+ * unbuilt; a build older than its sources is named; the teardown sets the run's exit code to 1
+ * when a dist/ those tests read changed during the run.
+ */
 export default function setup(project) {
-  ensureBuilt(project?.config?.root ?? process.cwd());
+  const packageDir = project?.config?.root ?? process.cwd();
+  ensureBuilt(packageDir);
+  const { name, newerSource } = buildState(packageDir);
+  if (newerSource)
+    console.warn(
+      `${name}: ${newerSource} is newer than the build these tests read; nothing builds during a run: build first (pnpm --filter ${name}... build, or pnpm turbo run test --filter=${name})`,
+    );
+  const before = buildPrint(packageDir);
+  return () => {
+    const changed = changedFiles(before, buildPrint(packageDir));
+    if (changed.length === 0) return;
+    const shown = changed.slice(0, 3).join(', ') + (changed.length > 3 ? ` and ${changed.length - 3} more` : '');
+    console.error(
+      `${name}: a build was rewritten during this test run (${shown}): tests that ran before it read another build. Build before the run; nothing may build during it`,
+    );
+    process.exitCode = 1;
+  };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -107,5 +180,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error('usage: node scripts/ensure-built.mjs <package folder> [--when-stale]');
     process.exit(2);
   }
-  ensureBuilt(join(root, packageDir), { whenStale: flag === '--when-stale' });
+  try {
+    ensureBuilt(resolve(repositoryRoot, packageDir), {
+      whenStale: flag === '--when-stale',
+      refuse: Boolean(process.env.RAIDER_TEST_RUN),
+    });
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
 }

@@ -13,7 +13,7 @@ describeCodedError(ListIdError, {
 describeCodedError(DatabaseError, {
   packageName: '@raider/postgres-store',
   code: 'DATABASE_UNAVAILABLE',
-  // Every real DatabaseError comes asynchronously (postgres-lists.test.ts, postgres-lists.faults.test.ts).
+  // Every real DatabaseError comes asynchronously (test/postgres-lists.test.ts, test/postgres-lists.faults.test.ts).
   throwIt: () => {
     throw new DatabaseError('PostgreSQL at h:5432/d is unreachable (x); nothing was changed');
   },

@@ -4,11 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { TaskTools } from '@raider/todo-tools';
 import { describe, expect, inject, it } from 'vitest';
-import { figure, sleep } from '../test/figures.js';
-import { closeOpened, openLists as open } from '../test/opened-lists.js';
-import { backendsOf, freshDatabase, runSql } from '../test/postgres-faults.js';
-import { startPostgres } from '../test/postgres-server.js';
-import type { openPostgresLists } from './index.js';
+import type { openPostgresLists } from '../src/index.js';
+import { figure, sleep } from './figures.js';
+import { closeOpened, openLists as open } from './opened-lists.js';
+import { backendsOf, freshDatabase, runSql } from './postgres-faults.js';
+import { startPostgres } from './postgres-server.js';
 
 const url = inject('databaseUrl');
 const embedded = inject('databaseEmbedded');

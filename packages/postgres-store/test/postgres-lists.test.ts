@@ -3,7 +3,7 @@ import { TaskTools } from '@raider/todo-tools';
 import { describeTaskStoreConformance } from '@raider/todo-tools/conformance';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { openPostgresLists } from './index.js';
+import { openPostgresLists } from '../src/index.js';
 
 const url = inject('databaseUrl');
 const lists = openPostgresLists({ connectionString: url });

@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { MessageLimitError, type MessageStore, RegistryArgumentError } from '@raider/tasks-registry';
 import { describeMessageStoreConformance } from '@raider/tasks-registry/conformance';
 import { describe, expect, inject, it } from 'vitest';
-import { openLists as open } from '../test/opened-lists.js';
-import { commitLosingProxy, freshDatabase, runSql } from '../test/postgres-faults.js';
-import { DatabaseError, openPostgresLists } from './index.js';
-import { MIGRATIONS } from './schema.js';
+import { DatabaseError, openPostgresLists } from '../src/index.js';
+import { MIGRATIONS } from '../src/schema.js';
+import { openLists as open } from './opened-lists.js';
+import { commitLosingProxy, freshDatabase, runSql } from './postgres-faults.js';
 
 const url = inject('databaseUrl');
 

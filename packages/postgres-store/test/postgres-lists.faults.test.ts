@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { TaskTools } from '@raider/todo-tools';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { figure, sleep, within } from '../test/figures.js';
-import { closeOpened, openLists as open } from '../test/opened-lists.js';
-import { backendsOf, commitLosingProxy, holdListLock, lockHolder, roleWithSlots } from '../test/postgres-faults.js';
-import { DatabaseError } from './index.js';
+import { DatabaseError } from '../src/index.js';
+import { figure, sleep, within } from './figures.js';
+import { closeOpened, openLists as open } from './opened-lists.js';
+import { backendsOf, commitLosingProxy, holdListLock, lockHolder, roleWithSlots } from './postgres-faults.js';
 
 const url = inject('databaseUrl');
 const embedded = inject('databaseEmbedded');

@@ -4,10 +4,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
-import { figure, sleep, tally } from '../test/figures.js';
-import { closeOpened, openLists as open } from '../test/opened-lists.js';
-import { startPostgres } from '../test/postgres-server.js';
-import { DatabaseError } from './index.js';
+import { DatabaseError } from '../src/index.js';
+import { figure, sleep, tally } from './figures.js';
+import { closeOpened, openLists as open } from './opened-lists.js';
+import { startPostgres } from './postgres-server.js';
 
 const url = inject('databaseUrl');
 
@@ -128,7 +128,7 @@ describe('PostgreSQL restarts in the middle of a stream of messages', () => {
 
 /** A child process taking `agent`'s messages of list `listId`, and the texts it took, take by take. */
 async function messageTaker(listId: string, agent: string): Promise<{ child: ChildProcess; takes: string[][] }> {
-  const script = fileURLToPath(new URL('../test/message-taker.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./message-taker.mjs', import.meta.url));
   const child = spawn(process.execPath, [script, url, listId, agent], { stdio: ['pipe', 'pipe', 'pipe'] });
   const takes: string[][] = [];
   let said = '';

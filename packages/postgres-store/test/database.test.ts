@@ -1,9 +1,9 @@
 // The pool's three ways of running a call, against the run's PostgreSQL: one query, one write
 // committed as it ends, one transaction; each failure worded with what became of the change.
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { commitLosingProxy } from '../test/postgres-faults.js';
-import { Database, type DatabaseSettings, describeTarget, seconds } from './database.js';
-import { DatabaseError } from './errors.js';
+import { Database, type DatabaseSettings, describeTarget, seconds } from '../src/database.js';
+import { DatabaseError } from '../src/errors.js';
+import { commitLosingProxy } from './postgres-faults.js';
 
 const url = inject('databaseUrl');
 const SETTINGS: DatabaseSettings = {
