@@ -132,15 +132,13 @@ export function ensureBuilt(packageDir, { whenStale = false, refuse = false, roo
 
 /**
  * What the builds the package in `packageDir` reads are made of: each file of their dist/ folders
- * (its path from `root`) with its size and modification time. A rebuild, even of the same bytes,
- * changes it.
+ * (its path from `root`, in order) with its size and modification time. A rebuild, even of the
+ * same bytes, changes it.
  */
 export function buildPrint(packageDir, { root = workspaceOf(packageDir) } = {}) {
-  const print = new Map();
-  for (const dir of buildState(packageDir, { root }).chain)
-    for (const { path, stat } of filesBelow(join(dir, 'dist')))
-      print.set(relative(root, path), `${stat.size}:${stat.mtimeMs}`);
-  return print;
+  const files = buildState(packageDir, { root }).chain.flatMap((dir) => filesBelow(join(dir, 'dist')));
+  const print = files.map(({ path, stat }) => [relative(root, path), `${stat.size}:${stat.mtimeMs}`]);
+  return new Map(print.sort(([left], [right]) => (left < right ? -1 : 1)));
 }
 
 /** The files of `after` that `before` did not have, or had otherwise, and those it had that are gone. */
@@ -148,6 +146,9 @@ export function changedFiles(before, after) {
   const changed = [...after].filter(([path, made]) => before.get(path) !== made).map(([path]) => path);
   return [...changed, ...[...before.keys()].filter((path) => !after.has(path))];
 }
+
+/** The packages whose stale build this process has named already. */
+const warned = new Set();
 
 /**
  * vitest's global setup: the package under test (its root) and what it uses are built when
@@ -158,10 +159,13 @@ export default function setup(project) {
   const packageDir = project?.config?.root ?? process.cwd();
   ensureBuilt(packageDir);
   const { name, newerSource } = buildState(packageDir);
-  if (newerSource)
+  // Said once a run, though each vitest project (unit, e2e) runs this setup.
+  if (newerSource && !warned.has(packageDir)) {
+    warned.add(packageDir);
     console.warn(
       `${name}: ${newerSource} is newer than the build these tests read; nothing builds during a run: build first (pnpm --filter ${name}... build, or pnpm turbo run test --filter=${name})`,
     );
+  }
   const before = buildPrint(packageDir);
   return () => {
     const changed = changedFiles(before, buildPrint(packageDir));

@@ -1,6 +1,7 @@
 // `pnpm test`: every package's tests through turbo (`turbo run test --continue`, so a report names
 // every failure), its output passed through as it comes, then ONE total line over every package:
-// `1523 passed, 0 failed (10 packages)`. The counts are read from the summary line vitest prints
+// `1523 passed, 0 failed (10 packages)`. `pnpm test:unit` and `pnpm test:e2e` run the task of that
+// name instead (`node scripts/test-total.mjs test:unit`: a first argument naming a test task). The counts are read from the summary line vitest prints
 // for each package (`Tests  2 failed | 253 passed (255)`), also when turbo replays a cached run;
 // a package that failed before its tests ran (a build error) is named after the total. The exit
 // code is turbo's: CI fails when any test (or build) fails.
@@ -12,12 +13,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const COLOURS = /\u001b\[[0-9;]*m/g;
 
 /**
- * The counts of one line of turbo's output, when it is a package's vitest summary
- * (`@raider/kit:test:       Tests  1 failed | 44 passed | 2 skipped (47)`), else undefined.
+ * The counts of one line of turbo's output, when it is a package's vitest summary in the turbo task
+ * `task` (`@raider/kit:test:       Tests  1 failed | 44 passed | 2 skipped (47)` for `test`,
+ * `@raider/kit:test:unit: …` for `test:unit`), else undefined.
  */
-export function summaryOf(line) {
+export function summaryOf(line, task = 'test') {
   const plain = line.replace(COLOURS, '');
-  const match = /^(\S+?):test:\s+Tests\s+(.+?)\s+\((\d+)\)\s*$/.exec(plain);
+  const prefix = `:${task.replace(/[^\w:-]/g, '')}:`;
+  const match = new RegExp(`^(\\S+?)${prefix}\\s+Tests\\s+(.+?)\\s+\\((\\d+)\\)\\s*$`).exec(plain);
   if (!match) return undefined;
   const counts = { package: match[1], passed: 0, failed: 0, skipped: 0 };
   for (const part of match[2].split('|')) {
@@ -48,7 +51,10 @@ export function totalLine(summaries, failedPackages) {
 function run() {
   // The workspace's own turbo (a root devDependency), whether or not pnpm put it on PATH.
   const bin = fileURLToPath(new URL('../node_modules/.bin/turbo', import.meta.url));
-  const turbo = spawn(bin, ['run', 'test', '--continue', ...process.argv.slice(2)], {
+  const [first, ...rest] = process.argv.slice(2);
+  const task = /^test(:[\w-]+)?$/.test(first ?? '') ? first : 'test';
+  const passed = task === first ? rest : process.argv.slice(2);
+  const turbo = spawn(bin, ['run', task, '--continue', ...passed], {
     stdio: ['inherit', 'pipe', 'inherit'],
   });
   const summaries = new Map();
@@ -56,7 +62,7 @@ function run() {
   const lines = createInterface({ input: turbo.stdout });
   lines.on('line', (line) => {
     process.stdout.write(`${line}\n`);
-    const counts = summaryOf(line);
+    const counts = summaryOf(line, task);
     if (counts) summaries.set(counts.package, counts);
     // turbo's own list of what failed: `Failed:    @raider/server#test` (one or more, comma-separated).
     const failedLine = /^\s*Failed:\s+(.+)$/.exec(line.replace(COLOURS, ''));
