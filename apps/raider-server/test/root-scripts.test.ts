@@ -8,19 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildPrint, buildState, changedFiles, ensureBuilt, default as setup } from '../../../scripts/ensure-built.mjs';
 import { VERSION } from '../src/version.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const SERVER = fileURLToPath(new URL('..', import.meta.url));
 const ENSURE_BUILT = join(ROOT, 'scripts', 'ensure-built.mjs');
-// @ts-expect-error: a plain .mjs script of the root, without declarations
-const {
-  buildPrint,
-  buildState,
-  changedFiles,
-  ensureBuilt,
-  default: setup,
-} = await import('../../../scripts/ensure-built.mjs');
 
 /**
  * Runs `pnpm --silent server ...args` at the repository's root. With `serving`, waits for the
