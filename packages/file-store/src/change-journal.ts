@@ -5,7 +5,8 @@
  * the file is compacted to its latest changes as it grows, so it is never replayed from the
  * beginning of time, and a holder older than what is kept loads the list whole.
  */
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { disk } from './disk.js';
 import { temporaryPath, writeAll, writeDurably } from './durable-write.js';
 
 /** One committed change: its sequence, the ids it put and removed, the high-water mark after it. */
@@ -75,19 +76,20 @@ export class ChangeJournal {
 
   /**
    * Reads what was appended since the last read: a stat, then only the new bytes; the whole
-   * (bounded) file when it was replaced (compacted, or removed and begun anew).
+   * (bounded) file when it was replaced (compacted, or removed and begun anew). Call it in the
+   * holder's queue: two refreshes at once would read the same bytes twice.
    */
-  refresh(): void {
-    let stat: ReturnType<typeof statSync>;
+  async refresh(): Promise<void> {
+    let stat: Stats;
     try {
-      stat = statSync(this.path);
+      stat = await disk.stat(this.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       if (this.inode !== -1 || this.latest !== 0) this.reset(0);
       return;
     }
     if (stat.ino !== this.inode || stat.size < this.offset) this.reset(stat.ino);
-    if (stat.size > this.offset) this.readFrom(stat.size);
+    if (stat.size > this.offset) await this.readFrom(stat.size);
   }
 
   private reset(inode: number): void {
@@ -100,14 +102,14 @@ export class ChangeJournal {
     this.latest = 0;
   }
 
-  private readFrom(size: number): void {
-    const fd = openSync(this.path, 'r');
+  private async readFrom(size: number): Promise<void> {
+    const fd = await disk.open(this.path, 'r');
     try {
       const length = size - this.offset;
       const buffer = Buffer.alloc(length);
       let read = 0;
       while (read < length) {
-        const n = readSync(fd, buffer, read, length - read, this.offset + read);
+        const n = await disk.read(fd, buffer, read, length - read, this.offset + read);
         if (n === 0) break;
         read += n;
       }
@@ -136,7 +138,7 @@ export class ChangeJournal {
       }
       this.offset += end + 1;
     } finally {
-      closeSync(fd);
+      await disk.close(fd);
     }
   }
 
@@ -160,15 +162,15 @@ export class ChangeJournal {
    * Appends `entry` (under the list's lock, after `refresh`): one write of one line. When the
    * write fails, the file is cut back to where it was, so no torn line stays. @throws the error
    */
-  append(entry: JournalEntry): void {
+  async append(entry: JournalEntry): Promise<void> {
     const line = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8');
-    const fd = openSync(this.path, 'a', 0o644);
+    const fd = await disk.open(this.path, 'a', 0o644);
     let before = -1;
     try {
-      const stat = fstatSync(fd);
+      const stat = await disk.fstat(fd);
       before = stat.size;
       this.appendedAt = { inode: stat.ino, size: before };
-      writeAll(fd, line);
+      await writeAll(fd, line);
       if (stat.ino === this.inode && before === this.offset) {
         // Read up to here already (under the lock): take the line as written, without reading it back.
         this.offset += line.length;
@@ -184,16 +186,16 @@ export class ChangeJournal {
     } catch (error) {
       if (before >= 0) {
         try {
-          ftruncateSync(fd, before);
+          await disk.ftruncate(fd, before);
         } catch {
           // The file is kept as it is; a torn last line is skipped by every reader.
         }
       }
       throw error;
     } finally {
-      closeSync(fd);
+      await disk.close(fd);
     }
-    this.refresh();
+    await this.refresh();
   }
 
   /**
@@ -201,19 +203,21 @@ export class ChangeJournal {
    * commit failed): the file is cut back to where it was, and read again from its start.
    * @throws when the file cannot be cut back
    */
-  retractLast(): void {
+  async retractLast(): Promise<void> {
     const at = this.appendedAt;
     if (!at) return;
     this.appendedAt = undefined;
-    const fd = openSync(this.path, 'r+');
+    const fd = await disk.open(this.path, 'r+');
     try {
-      if (fstatSync(fd).ino !== at.inode) throw Object.assign(new Error('the feed was replaced'), { code: 'ESTALE' });
-      ftruncateSync(fd, at.size);
+      if ((await disk.fstat(fd)).ino !== at.inode) {
+        throw Object.assign(new Error('the feed was replaced'), { code: 'ESTALE' });
+      }
+      await disk.ftruncate(fd, at.size);
     } finally {
-      closeSync(fd);
+      await disk.close(fd);
     }
     this.reset(-1);
-    this.refresh();
+    await this.refresh();
   }
 
   /**
@@ -221,19 +225,19 @@ export class ChangeJournal {
    * (under the list's lock): the cost is spread over the changes, and the file stays bounded.
    * `beforeRename` (the lock's fence) throws when the rewrite must not replace the file.
    */
-  compactIfNeeded(beforeRename: () => void): void {
+  async compactIfNeeded(beforeRename: () => Promise<void>): Promise<void> {
     if (this.lines <= 2 * this.keep) return;
     const kept = this.entries.slice(-this.keep);
     const temporary = temporaryPath(this.path);
     try {
-      writeDurably(temporary, Buffer.from(kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8'));
-      beforeRename();
-      renameSync(temporary, this.path);
+      await writeDurably(temporary, Buffer.from(kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'utf8'));
+      await beforeRename();
+      await disk.rename(temporary, this.path);
     } catch {
       // A journal too long is no harm; it is tried again at the next change.
-      rmSync(temporary, { force: true });
+      await disk.remove(temporary);
       return;
     }
-    this.refresh();
+    await this.refresh();
   }
 }

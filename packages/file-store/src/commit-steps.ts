@@ -5,13 +5,13 @@
  * fails half way is taken back and "nothing was changed" is true; when it cannot be, the error
  * says the change may have been saved.
  */
-import { linkSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { mayHaveBeenSaved, vanished } from './change-errors.js';
+import { disk, exists } from './disk.js';
 import { codeOf, syncFolder, temporaryPath } from './durable-write.js';
 import { ListFileError } from './errors.js';
 import { FOLDER_FILES } from './folder-files.js';
-import { exists, isLockLost } from './list-lock.js';
+import { isLockLost } from './list-lock.js';
 import type { RecordKeys } from './task-file.js';
 
 /** A file prepared for a commit: written whole and fsynced under a temporary name. */
@@ -26,7 +26,7 @@ export interface PreparedFile {
 }
 
 /** How one visible step of a commit is taken back when a later step fails. */
-type Undo = () => void;
+type Undo = () => Promise<void>;
 
 /** The steps one commit made visible in a list folder, and how to take them back. */
 export class CommitSteps {
@@ -52,18 +52,18 @@ export class CommitSteps {
    * @throws ListFileError when a new task's file exists already or a replaced one vanished; the
    * file system's error when a step fails.
    */
-  put(entry: PreparedFile): void {
+  async put(entry: PreparedFile): Promise<void> {
     const path = join(this.folder, entry.name);
-    if (entry.fresh && linkFresh(entry, path)) {
-      this.undo.push(() => unlinkSync(path));
+    if (entry.fresh && (await linkFresh(entry, path))) {
+      this.undo.push(() => disk.unlink(path));
       this.visible = true;
       return;
     }
     const backup = temporaryPath(path);
     try {
-      linkSync(path, backup);
+      await disk.link(path, backup);
       this.backups.push(backup);
-      this.undo.push(() => renameSync(backup, path));
+      this.undo.push(() => disk.rename(backup, path));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       if (entry.name !== FOLDER_FILES.highWaterMark) {
@@ -72,9 +72,9 @@ export class CommitSteps {
         this.dirty.add(entry.name);
         throw vanished(path);
       }
-      this.undo.push(() => unlinkSync(path));
+      this.undo.push(() => disk.unlink(path));
     }
-    renameSync(entry.temporary, path);
+    await disk.rename(entry.temporary, path);
     this.visible = true;
   }
 
@@ -82,11 +82,11 @@ export class CommitSteps {
    * Removes the task file `name`, kept under a hidden name until the commit is whole (to be put
    * back if it is not). A file gone already is fine.
    */
-  remove(name: string): void {
+  async remove(name: string): Promise<void> {
     const path = join(this.folder, name);
     const backup = temporaryPath(path);
     try {
-      renameSync(path, backup);
+      await disk.rename(path, backup);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         this.visible = true;
@@ -95,7 +95,7 @@ export class CommitSteps {
       throw error;
     }
     this.backups.push(backup);
-    this.undo.push(() => renameSync(backup, path));
+    this.undo.push(() => disk.rename(backup, path));
     this.visible = true;
   }
 
@@ -106,8 +106,8 @@ export class CommitSteps {
   }
 
   /** Removes the previous versions kept: the commit is whole, or was taken back. */
-  dropBackups(): void {
-    for (const backup of this.backups) rmSync(backup, { force: true });
+  async dropBackups(): Promise<void> {
+    for (const backup of this.backups) await disk.remove(backup);
   }
 
   /**
@@ -115,7 +115,7 @@ export class CommitSteps {
    * "nothing was changed"; or, when the lock was lost after a step was visible or a step cannot be
    * taken back, an error that says the change may have been saved.
    */
-  failure(error: unknown): ListFileError {
+  async failure(error: unknown): Promise<ListFileError> {
     if (isLockLost(error)) {
       if (!this.visible) return new ListFileError(`${error.message}; nothing was changed`);
       // Not ours to take back: the new holder may have written since.
@@ -128,14 +128,14 @@ export class CommitSteps {
     let undone = true;
     for (const step of this.undo.reverse()) {
       try {
-        step();
+        await step();
       } catch {
         undone = false;
       }
     }
     if (undone) {
       try {
-        syncFolder(this.folder);
+        await syncFolder(this.folder);
       } catch {
         // What is visible is the list as it was; a crash right now could still show the change.
       }
@@ -151,9 +151,9 @@ export class CommitSteps {
  * Links a new task file in, never over one that exists. False when the file system has no hard
  * links (the caller renames then, after checking that no file of that name exists).
  */
-function linkFresh(entry: PreparedFile, path: string): boolean {
+async function linkFresh(entry: PreparedFile, path: string): Promise<boolean> {
   try {
-    linkSync(entry.temporary, path);
+    await disk.link(entry.temporary, path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') {
@@ -162,13 +162,13 @@ function linkFresh(entry: PreparedFile, path: string): boolean {
       );
     }
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
-    if (exists(path)) {
+    if (await exists(path)) {
       throw new ListFileError(
         `${path}: exists already, though this list's lock was held for the create (another process wrote it without the lock); nothing was changed`,
       );
     }
     return false;
   }
-  rmSync(entry.temporary, { force: true });
+  await disk.remove(entry.temporary);
   return true;
 }

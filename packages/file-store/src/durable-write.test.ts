@@ -5,12 +5,12 @@ import { tempDir } from '../test/cleanup.js';
 import { removeIfPossible, writeDurably } from './durable-write.js';
 
 describe('durable writes after a failure', () => {
-  it("a write that fails throws the file system's own error, not the cleanup's", () => {
+  it("a write that fails throws the file system's own error, not the cleanup's", async () => {
     const root = tempDir();
     writeFileSync(join(root, 'list'), 'a file where a folder should be');
     let thrown: NodeJS.ErrnoException | undefined;
     try {
-      writeDurably(join(root, 'list', 'task.json'), Buffer.from('{}'));
+      await writeDurably(join(root, 'list', 'task.json'), Buffer.from('{}'));
     } catch (error) {
       thrown = error as NodeJS.ErrnoException;
     }
@@ -19,12 +19,12 @@ describe('durable writes after a failure', () => {
     expect(thrown?.syscall).toBe('open');
   });
 
-  it('removeIfPossible removes a file, and says nothing when it cannot', () => {
+  it('removeIfPossible removes a file, and says nothing when it cannot', async () => {
     const root = tempDir();
     writeFileSync(join(root, 'left.tmp'), 'x');
-    removeIfPossible(join(root, 'left.tmp'));
+    await removeIfPossible(join(root, 'left.tmp'));
     expect(existsSync(join(root, 'left.tmp'))).toBe(false);
     writeFileSync(join(root, 'file'), 'x');
-    expect(() => removeIfPossible(join(root, 'file', 'below.tmp'))).not.toThrow();
+    await expect(removeIfPossible(join(root, 'file', 'below.tmp'))).resolves.toBeUndefined();
   });
 });

@@ -1,10 +1,12 @@
 /**
  * Durable file writes: a temporary file written whole (short writes continued), fsync, rename;
  * then one fsync of the folder makes the renames durable. When a step fails the temporary file is
- * removed and the previous file stays byte for byte as it was.
+ * removed and the previous file stays byte for byte as it was. Every call goes through disk.ts,
+ * off the event loop.
  */
-import { closeSync, fstatSync, fsyncSync, openSync, renameSync, rmSync, type Stats, writeSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { disk } from './disk.js';
 
 /** The error code of a failed file operation, for a message that must not quote a file. */
 export function codeOf(error: unknown): string {
@@ -12,10 +14,10 @@ export function codeOf(error: unknown): string {
 }
 
 /** Writes every byte of `data` to `fd`, continuing short writes; throws when a write cannot go on. */
-export function writeAll(fd: number, data: Buffer): void {
+export async function writeAll(fd: number, data: Buffer): Promise<void> {
   let offset = 0;
   while (offset < data.length) {
-    const written = writeSync(fd, data, offset, data.length - offset);
+    const written = await disk.write(fd, data, offset, data.length - offset);
     if (!(written > 0)) throw Object.assign(new Error('a write made no progress'), { code: 'EIO' });
     offset += written;
   }
@@ -63,25 +65,25 @@ export function isDeadTemporary(name: string): boolean {
  * rename it there). Returns the file's stats as written. @throws the file system's error, with
  * nothing left behind.
  */
-export function writeDurably(path: string, data: Buffer): Stats {
+export async function writeDurably(path: string, data: Buffer): Promise<Stats> {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'wx', 0o644);
-    writeAll(fd, data);
-    fsyncSync(fd);
-    const stats = fstatSync(fd);
-    closeSync(fd);
+    fd = await disk.open(path, 'wx', 0o644);
+    await writeAll(fd, data);
+    await disk.fsync(fd);
+    const stats = await disk.fstat(fd);
+    await disk.close(fd);
     fd = undefined;
     return stats;
   } catch (error) {
     if (fd !== undefined) {
       try {
-        closeSync(fd);
+        await disk.close(fd);
       } catch {
         // The write failed already; the close adds nothing.
       }
     }
-    removeIfPossible(path);
+    await removeIfPossible(path);
     throw error;
   }
 }
@@ -91,13 +93,13 @@ export function writeDurably(path: string, data: Buffer): Stats {
  * is durable once the folder is fsynced (`syncFolder`). @throws the file system's error, the
  * previous file untouched.
  */
-export function replaceFile(path: string, data: Buffer): void {
+export async function replaceFile(path: string, data: Buffer): Promise<void> {
   const temporary = temporaryPath(path);
-  writeDurably(temporary, data);
+  await writeDurably(temporary, data);
   try {
-    renameSync(temporary, path);
+    await disk.rename(temporary, path);
   } catch (error) {
-    removeIfPossible(temporary);
+    await removeIfPossible(temporary);
     throw error;
   }
 }
@@ -108,20 +110,20 @@ export function replaceFile(path: string, data: Buffer): void {
  * brought the caller here. A file left under its temporary name is one nothing reads, and the
  * cleanups of dead temporaries remove it later.
  */
-export function removeIfPossible(path: string): void {
+export async function removeIfPossible(path: string): Promise<void> {
   try {
-    rmSync(path, { force: true });
+    await disk.remove(path);
   } catch {
     // Left as a dead temporary (see above).
   }
 }
 
 /** Makes the renames and removals in `folder` durable. */
-export function syncFolder(folder: string): void {
-  const fd = openSync(folder, 'r');
+export async function syncFolder(folder: string): Promise<void> {
+  const fd = await disk.open(folder, 'r');
   try {
-    fsyncSync(fd);
+    await disk.fsync(fd);
   } finally {
-    closeSync(fd);
+    await disk.close(fd);
   }
 }

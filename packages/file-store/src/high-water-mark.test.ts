@@ -17,37 +17,37 @@ function markOf(folder = tempDir()) {
 }
 
 describe('HighWaterMarkFile', () => {
-  it('is 0 while the file is missing, and the number the file holds once it exists', () => {
+  it('is 0 while the file is missing, and the number the file holds once it exists', async () => {
     const { mark, write } = markOf();
-    expect(mark.read()).toBe(0);
+    expect(await mark.read()).toBe(0);
     write('7\n');
-    expect(mark.read()).toBe(7);
+    expect(await mark.read()).toBe(7);
   });
 
-  it('never goes down: a lower number in the file keeps the mark known', () => {
+  it('never goes down: a lower number in the file keeps the mark known', async () => {
     const { mark, write } = markOf();
     write('9');
-    expect(mark.read()).toBe(9);
+    expect(await mark.read()).toBe(9);
     write('4');
-    expect(mark.read()).toBe(9);
+    expect(await mark.read()).toBe(9);
   });
 
-  it('is read again only when the watch says it may have changed, or when asked for fresh', () => {
+  it('is read again only when the watch says it may have changed, or when asked for fresh', async () => {
     const { mark, write, folderWatch } = markOf();
     write('3');
-    expect(mark.read()).toBe(3);
+    expect(await mark.read()).toBe(3);
     folderWatch.highWaterMarkDirty = false;
     write('5');
-    expect(mark.read()).toBe(3);
-    expect(mark.read(true)).toBe(5);
+    expect(await mark.read()).toBe(3);
+    expect(await mark.read(true)).toBe(5);
   });
 
-  it('takes a number beyond the highest id as every id taken, and says so', () => {
+  it('takes a number beyond the highest id as every id taken, and says so', async () => {
     const { mark, write, folder, reports } = markOf();
     write('9007199254740993');
-    expect(mark.read()).toBe(MAX_TASK_ID);
+    expect(await mark.read()).toBe(MAX_TASK_ID);
     write('1234567890123456789012345');
-    mark.read();
+    await mark.read();
     const path = join(folder, FOLDER_FILES.highWaterMark);
     expect(reports).toEqual([
       `${path}: 9007199254740993 is beyond ${MAX_TASK_ID}, the highest id a list hands out; left as it is, and no new id is handed out`,
@@ -55,19 +55,19 @@ describe('HighWaterMarkFile', () => {
     ]);
   });
 
-  it('reports a file that holds no whole number and keeps the mark it knew', () => {
+  it('reports a file that holds no whole number and keeps the mark it knew', async () => {
     const { mark, write, folder, reports } = markOf();
     write('6');
-    mark.read();
+    await mark.read();
     write('six');
-    expect(mark.read()).toBe(6);
+    expect(await mark.read()).toBe(6);
     expect(reports).toEqual([`${join(folder, FOLDER_FILES.highWaterMark)}: expected a whole number; left as it is`]);
   });
 
-  it('answers the mark this holder wrote until the file is read again', () => {
+  it('answers the mark this holder wrote until the file is read again', async () => {
     const { mark, folderWatch } = markOf();
     folderWatch.highWaterMarkDirty = false;
     mark.wrote(12);
-    expect(mark.read()).toBe(12);
+    expect(await mark.read()).toBe(12);
   });
 });

@@ -3,8 +3,8 @@
  * Claude Code (and by raider once the highest tasks are gone), so that a deleted task's id never
  * comes back. Read again only when the folder's watch says it may have changed, or when asked to.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { disk } from './disk.js';
 import { codeOf } from './durable-write.js';
 import { ListFileError } from './errors.js';
 import { FOLDER_FILES } from './folder-files.js';
@@ -35,13 +35,13 @@ export class HighWaterMarkFile {
    * every id is taken and creates are refused.
    * @throws ListFileError when the file exists and cannot be read.
    */
-  read(fresh = false): number {
+  async read(fresh = false): Promise<number> {
     if (!fresh && !this.folderWatch.highWaterMarkDirty) return this.stored;
     this.folderWatch.highWaterMarkDirty = !this.folderWatch.active;
     const path = join(this.folder, FOLDER_FILES.highWaterMark);
     let text: string;
     try {
-      text = readFileSync(path, 'utf8');
+      text = await disk.readText(path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this.stored;
       throw new ListFileError(`${path}: cannot be read (${codeOf(error)})`);

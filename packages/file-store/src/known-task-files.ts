@@ -9,6 +9,12 @@ import type { TaskRecord } from '@raider/todo-tools';
 import { readRegular } from './regular-file.js';
 import { keysOf, parseTaskFile, type RecordKeys } from './task-file.js';
 
+/** How many task files a whole read has open at once (libuv's thread pool runs 4 calls at a time). */
+const READS_AT_ONCE = 8;
+
+/** What reading one task file gave: its content (undefined: no such file), or the error. */
+export type Fetched = { content: Awaited<ReturnType<typeof readRegular>> } | { error: unknown };
+
 /** A task file as this holder last read or wrote it. */
 export interface KnownFile {
   /** Its version (inode, size, mtime): what tells a change made elsewhere from one's own write. */
@@ -69,18 +75,54 @@ export class KnownTaskFiles {
    * reported, left as it is, and out of the list; a file that is there but not a task's record is
    * still known, so that its next change is seen). Raises the highest id to `id` either way.
    */
-  read(id: string): TaskRecord | undefined {
+  async read(id: string): Promise<TaskRecord | undefined> {
+    return this.record(id, await this.fetch(id));
+  }
+
+  /**
+   * Reads the files of tasks `ids` as {@link read} does, a few at a time (a list read whole is
+   * thousands of files: one after another, each would wait for the last), and records them in the
+   * order of `ids`, so that what is known and what is reported is as if read one by one.
+   */
+  async readEach(ids: readonly string[]): Promise<(TaskRecord | undefined)[]> {
+    const fetched = await this.fetchEach(ids);
+    return ids.map((id, index) => this.record(id, fetched[index] as Fetched));
+  }
+
+  /** What the files of tasks `ids` hold, read a few at a time; nothing is recorded until {@link record}. */
+  async fetchEach(ids: readonly string[]): Promise<Fetched[]> {
+    const fetched = new Array<Fetched>(ids.length);
+    let next = 0;
+    const reader = async () => {
+      for (let index = next++; index < ids.length; index = next++) {
+        fetched[index] = await this.fetch(ids[index] as string);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, ids.length) }, reader));
+    return fetched;
+  }
+
+  /** The content of task `id`'s file (undefined: gone), or the error that kept it from being read. */
+  private async fetch(id: string): Promise<Fetched> {
+    try {
+      return { content: await readRegular(join(this.folder, `${id}.json`)) };
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  /** Records what was read of task `id`'s file (see {@link read}); reports a file that cannot be used. */
+  record(id: string, fetched: Fetched): TaskRecord | undefined {
     const name = `${id}.json`;
     const path = join(this.folder, name);
     this.highestId = Math.max(this.highestId, Number(id));
-    let content: ReturnType<typeof readRegular>;
-    try {
-      content = readRegular(path);
-    } catch (error) {
+    if ('error' in fetched) {
+      const { error } = fetched;
       this.report(`${path}: ${error instanceof Error ? error.message : String(error)}; left as it is`);
       this.files.delete(name);
       return undefined;
     }
+    const { content } = fetched;
     if (!content) {
       this.files.delete(name);
       return undefined;

@@ -22,12 +22,13 @@
  * what the new holder did.
  */
 import { randomInt } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, renameSync, rmdirSync, statSync, utimesSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { disk, exists } from './disk.js';
 import { codeOf } from './durable-write.js';
 import { ListFileError } from './errors.js';
 import { FOLDER_FILES } from './folder-files.js';
+import { oneAtATime } from './one-at-a-time.js';
 
 // One transaction at a time per folder within this process (the lock orders processes).
 const inProcess = new Map<string, Promise<unknown>>();
@@ -53,17 +54,18 @@ interface Token {
 }
 
 /**
- * The fence of a held lock: `check()` throws a `ListFileError` (with `lockLost: true`) once the
- * lock is no longer this holder's (taken over, removed), and refreshes it when it is getting old.
- * Call it right before every step that makes a change visible, and before acknowledging.
+ * The fence of a held lock: `check()` rejects with a `ListFileError` (with `lockLost: true`) once
+ * the lock is no longer this holder's (taken over, removed), and refreshes it when it is getting
+ * old. Await it right before every step that makes a change visible, and before acknowledging.
+ * The checks of one lock run one after another (a refresh never races another check's).
  */
 export interface LockFence {
-  check(): void;
+  check(): Promise<void>;
 }
 
 /** A lock this process holds: its fence, and its release (which never removes another's lock). */
 export interface HeldLock extends LockFence {
-  release(): void;
+  release(): Promise<void>;
 }
 
 /**
@@ -129,12 +131,12 @@ export class LockFolder {
     const { folder, what, keeper } = this.names;
     for (;;) {
       try {
-        mkdirSync(this.lockDir);
+        await disk.mkdir(this.lockDir);
         try {
-          return this.held(this.stamp());
+          return this.held(await this.stamp());
         } catch (error) {
           try {
-            rmdirSync(this.lockDir);
+            await disk.rmdir(this.lockDir);
           } catch {
             // Not ours to keep either way.
           }
@@ -146,7 +148,7 @@ export class LockFolder {
           throw new ListFileError(`${folder}: cannot take ${what} (${codeOf(error)})`);
         }
       }
-      this.takeOverIfStale();
+      await this.takeOverIfStale();
       if (Date.now() >= deadline) {
         throw new ListFileError(
           `${folder}: cannot take ${what}: another process has held it for ${Math.round(this.waitMs / 1000)} s and keeps it fresh (${keeper}); nothing was changed`,
@@ -157,9 +159,9 @@ export class LockFolder {
   }
 
   /** The lock folder's inode and mtime, or undefined when there is none. */
-  private stat(path = this.lockDir): { ino: bigint; mtimeNs: bigint; mtimeMs: number } | undefined {
+  private async stat(path = this.lockDir): Promise<{ ino: bigint; mtimeNs: bigint; mtimeMs: number } | undefined> {
     try {
-      const stats = statSync(path, { bigint: true });
+      const stats = await disk.statExact(path);
       return { ino: stats.ino, mtimeNs: stats.mtimeNs, mtimeMs: Number(stats.mtimeMs) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -171,11 +173,11 @@ export class LockFolder {
    * Sets the lock folder's mtime to now, give or take a random fraction of a millisecond (so no
    * two holders set the same value), and returns the token it now carries.
    */
-  private stamp(): Token {
+  private async stamp(): Promise<Token> {
     const setAt = Date.now();
     const seconds = (setAt - randomInt(1000) / 1000) / 1000;
-    utimesSync(this.lockDir, seconds, seconds);
-    const stats = this.stat();
+    await disk.utimes(this.lockDir, seconds, seconds);
+    const stats = await this.stat();
     if (!stats) throw Object.assign(new Error('the lock folder vanished'), { code: 'ENOENT' });
     return { ino: stats.ino, mtimeNs: stats.mtimeNs, setAt };
   }
@@ -185,32 +187,32 @@ export class LockFolder {
    * process's (so of several processes taking over at once, one moves it), then checked again: a
    * lock that was taken or refreshed meanwhile is put back.
    */
-  private takeOverIfStale(): void {
-    let seen: ReturnType<LockFolder['stat']>;
+  private async takeOverIfStale(): Promise<void> {
+    let seen: Awaited<ReturnType<LockFolder['stat']>>;
     try {
-      seen = this.stat();
+      seen = await this.stat();
     } catch {
       return;
     }
     if (!seen || Date.now() - seen.mtimeMs < this.staleMs) return;
     const aside = `${this.lockDir}.${process.pid}.${randomInt(1e9)}.stale`;
     try {
-      renameSync(this.lockDir, aside);
+      await disk.rename(this.lockDir, aside);
     } catch {
       return; // Another process moved it first, or it was released.
     }
-    const moved = this.stat(aside);
+    const moved = await this.stat(aside);
     if (moved && (moved.ino !== seen.ino || Date.now() - moved.mtimeMs < this.staleMs)) {
       // Not the stale lock seen: a live one, taken meanwhile. Its holder's fence will tell if this hurt it.
       try {
-        renameSync(aside, this.lockDir);
+        await disk.rename(aside, this.lockDir);
         return;
       } catch {
         // The name was taken again meanwhile: that holder has it; the one moved aside is lost.
       }
     }
     try {
-      rmdirSync(aside);
+      await disk.rmdir(aside);
     } catch {
       // Left for no one: a stale name nobody reads.
     }
@@ -226,32 +228,37 @@ export class LockFolder {
         ),
         { lockLost: true as const },
       );
+    // A check that refreshes the token must end before the next one reads it (the transaction's
+    // own checks and the refresh timer's would otherwise see each other's stamp as another's).
+    const inTurn = oneAtATime();
     return {
-      check: () => {
-        let now: ReturnType<LockFolder['stat']>;
-        try {
-          now = this.stat();
-        } catch (error) {
-          throw lost(`it cannot be read: ${codeOf(error)}`);
-        }
-        if (!now) throw lost('it was removed');
-        if (now.ino !== token.ino || now.mtimeNs !== token.mtimeNs) throw lost('another process holds it now');
-        if (Date.now() - token.setAt < this.staleMs / 3) return;
-        try {
-          Object.assign(token, this.stamp());
-        } catch (error) {
-          throw lost(`it cannot be refreshed: ${codeOf(error)}`);
-        }
-      },
+      check: () =>
+        inTurn(async () => {
+          let now: Awaited<ReturnType<LockFolder['stat']>>;
+          try {
+            now = await this.stat();
+          } catch (error) {
+            throw lost(`it cannot be read: ${codeOf(error)}`);
+          }
+          if (!now) throw lost('it was removed');
+          if (now.ino !== token.ino || now.mtimeNs !== token.mtimeNs) throw lost('another process holds it now');
+          if (Date.now() - token.setAt < this.staleMs / 3) return;
+          try {
+            Object.assign(token, await this.stamp());
+          } catch (error) {
+            throw lost(`it cannot be refreshed: ${codeOf(error)}`);
+          }
+        }),
       // Removes the lock folder only if it is still the one this process took (never another's).
-      release: () => {
-        try {
-          const now = this.stat();
-          if (now && now.ino === token.ino && now.mtimeNs === token.mtimeNs) rmdirSync(this.lockDir);
-        } catch {
-          // Gone, or not ours: nothing to release.
-        }
-      },
+      release: () =>
+        inTurn(async () => {
+          try {
+            const now = await this.stat();
+            if (now && now.ino === token.ino && now.mtimeNs === token.mtimeNs) await disk.rmdir(this.lockDir);
+          } catch {
+            // Gone, or not ours: nothing to release.
+          }
+        }),
     };
   }
 }
@@ -303,21 +310,26 @@ export class ListLock {
    */
   run<T>(fn: (locks: TransactionLocks) => Promise<T>): Promise<T> {
     return queued(this.path, async () => {
-      this.prepare();
+      await this.prepare();
       const list = await this.listLock.take();
       const extra: HeldLock[] = [];
-      const checkAll = () => {
-        list.check();
-        for (const held of extra) held.check();
+      const checkAll = async () => {
+        await list.check();
+        for (const held of extra) await held.check();
       };
       // Held longer than a third of the stale time (a slow hook, a task lock waited for): every
-      // lock held is refreshed, as proper-lockfile does.
+      // lock held is refreshed, as proper-lockfile does (one refresh at a time: a slow disk may
+      // take longer than the period).
+      let refreshing = false;
       const refresh = setInterval(() => {
-        try {
-          checkAll();
-        } catch {
-          clearInterval(refresh);
-        }
+        if (refreshing) return;
+        refreshing = true;
+        checkAll().then(
+          () => {
+            refreshing = false;
+          },
+          () => clearInterval(refresh),
+        );
       }, this.staleMs / 3);
       refresh.unref();
       const locks: TransactionLocks = {
@@ -332,30 +344,20 @@ export class ListLock {
         return await fn(locks);
       } finally {
         clearInterval(refresh);
-        for (const held of extra.reverse()) held.release();
-        list.release();
+        for (const held of extra.reverse()) await held.release();
+        await list.release();
       }
     });
   }
 
-  private prepare(): void {
-    if (this.prepared && exists(this.lockFile)) return;
+  private async prepare(): Promise<void> {
+    if (this.prepared && (await exists(this.lockFile))) return;
     try {
-      mkdirSync(this.path, { recursive: true });
-      closeSync(openSync(this.lockFile, 'a'));
+      await disk.mkdir(this.path, { recursive: true });
+      await disk.close(await disk.open(this.lockFile, 'a'));
       this.prepared = true;
     } catch (error) {
       throw new ListFileError(`${this.path}: cannot be created (${codeOf(error)}); nothing was changed`);
     }
-  }
-}
-
-/** True when `path` exists. */
-export function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

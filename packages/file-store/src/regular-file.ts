@@ -1,5 +1,6 @@
 /** Reading list files safely: never through a symbolic link, never quoting what is read. */
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
+import { disk } from './disk.js';
 import { codeOf } from './durable-write.js';
 import { ListFileError } from './errors.js';
 
@@ -7,10 +8,10 @@ import { ListFileError } from './errors.js';
 export const signatureOf = (stat: Stats): string => `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
 
 /** Reads a file without following a symbolic link; undefined when it does not exist. */
-export function readRegular(path: string): { text: string; signature: string } | undefined {
+export async function readRegular(path: string): Promise<{ text: string; signature: string } | undefined> {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = await disk.open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -18,17 +19,17 @@ export function readRegular(path: string): { text: string; signature: string } |
     throw new ListFileError(`${path}: cannot be read (${codeOf(error)})`);
   }
   try {
-    const stat = fstatSync(fd);
+    const stat = await disk.fstat(fd);
     if (!stat.isFile()) throw new ListFileError(`${path}: is not a regular file`);
     const buffer = Buffer.alloc(stat.size);
     let read = 0;
     while (read < stat.size) {
-      const n = readSync(fd, buffer, read, stat.size - read, read);
+      const n = await disk.read(fd, buffer, read, stat.size - read, read);
       if (n === 0) break;
       read += n;
     }
     return { text: buffer.subarray(0, read).toString('utf8'), signature: signatureOf(stat) };
   } finally {
-    closeSync(fd);
+    await disk.close(fd);
   }
 }

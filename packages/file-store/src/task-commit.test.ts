@@ -24,8 +24,8 @@ function commitOf() {
   const mark = new HighWaterMarkFile(folder, folderWatch, () => {});
   const commits = new TaskCommit(folder, lock, journal, folderWatch, known, mark);
   const commit = (put: TaskRecord[], removed: string[] = [], highWaterMark = 0) =>
-    lock.run((locks) => {
-      journal.refresh();
+    lock.run(async (locks) => {
+      await journal.refresh();
       return commits.commit({ put, removed, highWaterMark }, locks);
     });
   const text = (name: string) => readFileSync(join(folder, name), 'utf8');

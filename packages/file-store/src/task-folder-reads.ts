@@ -3,17 +3,17 @@
  * reload), and what changed after a sequence number: the ids the change feed names, the task files
  * the folder's watch saw change (another writer: Claude Code itself, a teammate), and, under the
  * lock, tasks created beyond the highest id known. Each task named is read again from its file.
+ * Each read changes what the holder knows as it goes: run one at a time (the holder's queue).
  */
-import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TaskDelta, TaskListSnapshot, TaskRecord } from '@raider/todo-tools';
 import type { ChangeJournal } from './change-journal.js';
+import { disk, exists } from './disk.js';
 import { codeOf, isDeadTemporary } from './durable-write.js';
 import { ListFileError } from './errors.js';
 import type { FolderWatch } from './folder-watch.js';
 import type { HighWaterMarkFile } from './high-water-mark.js';
-import type { KnownTaskFiles } from './known-task-files.js';
-import { exists } from './list-lock.js';
+import type { Fetched, KnownTaskFiles } from './known-task-files.js';
 import { signatureOf } from './regular-file.js';
 import { MAX_TASK_ID, taskIdOf } from './task-file.js';
 
@@ -40,8 +40,8 @@ export class TaskFolderReads {
    * The high-water mark as this holder knows it: the file's (read again when `fresh`), the feed's,
    * the highest id seen.
    */
-  highWaterMark(fresh = false): number {
-    return Math.max(this.mark.read(fresh), this.journal.highWaterMark, this.known.highestId);
+  async highWaterMark(fresh = false): Promise<number> {
+    return Math.max(await this.mark.read(fresh), this.journal.highWaterMark, this.known.highestId);
   }
 
   /**
@@ -49,13 +49,13 @@ export class TaskFolderReads {
    * missing folder is an empty list; a temporary file a killed raider left is removed on the way.
    * @throws ListFileError when the folder or the feed exists and cannot be read.
    */
-  loadAll(): TaskListSnapshot {
-    this.refreshJournal();
+  async loadAll(): Promise<TaskListSnapshot> {
+    await this.refreshJournal();
     const seq = this.journal.seq;
     this.folderWatch.start();
     let names: string[];
     try {
-      names = readdirSync(this.folder);
+      names = await disk.readdir(this.folder);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
         throw new ListFileError(`${this.folder}: cannot be read (${codeOf(error)})`);
@@ -65,14 +65,21 @@ export class TaskFolderReads {
     this.folderWatch.dirty.clear();
     this.folderWatch.rescan = false;
     this.known.clear();
+    // The task files read a few at a time, then every name taken in the folder's order, as one by one.
+    const ids = names.map(taskIdOf).filter((id) => id !== undefined);
+    const fetched = await this.known.fetchEach(ids);
     const tasks: TaskRecord[] = [];
+    let next = 0;
     for (const name of names) {
-      const record = this.readListed(name);
-      if (record) tasks.push(record);
+      const id = taskIdOf(name);
+      if (id) {
+        const record = this.known.record(id, fetched[next++] as Fetched);
+        if (record) tasks.push(record);
+      } else await this.passBy(name);
     }
     tasks.sort((a, b) => Number(a.id) - Number(b.id));
     this.folderWatch.highWaterMarkDirty = true;
-    return { tasks, highWaterMark: this.highWaterMark(), seq };
+    return { tasks, highWaterMark: await this.highWaterMark(), seq };
   }
 
   /**
@@ -82,50 +89,48 @@ export class TaskFolderReads {
    * the journal does not reach back to `seq`.
    * @throws ListFileError when the feed cannot be read.
    */
-  deltaSince(seq: number, underLock: boolean): TaskDelta | undefined {
-    this.refreshJournal();
+  async deltaSince(seq: number, underLock: boolean): Promise<TaskDelta | undefined> {
+    await this.refreshJournal();
     const fromJournal = this.journal.since(seq);
     if (!fromJournal) return undefined;
     // A folder that did not exist at the first look is watched once it does.
     this.folderWatch.start();
     const ids = fromJournal.ids;
-    if (this.folderWatch.rescan) for (const id of this.listedElsewhere()) ids.add(id);
-    for (const id of this.changedElsewhere()) ids.add(id);
-    if (underLock) for (const id of this.createdElsewhere()) ids.add(id);
+    if (this.folderWatch.rescan) for (const id of await this.listedElsewhere()) ids.add(id);
+    for (const id of await this.changedElsewhere()) ids.add(id);
+    if (underLock) for (const id of await this.createdElsewhere()) ids.add(id);
     const put: TaskRecord[] = [];
     const removed: string[] = [];
-    for (const id of ids) {
-      const record = this.known.read(id);
+    const named = [...ids];
+    const records = await this.known.readEach(named);
+    for (const [index, id] of named.entries()) {
+      const record = records[index];
       if (record) put.push(record);
       else removed.push(id);
     }
-    return { seq: this.journal.seq, put, removed, highWaterMark: this.highWaterMark(underLock) };
+    return { seq: this.journal.seq, put, removed, highWaterMark: await this.highWaterMark(underLock) };
   }
 
   /**
-   * One name of a whole read: the record of a task file; undefined (reported) for a task file
-   * whose id is beyond the highest, and for every other file, of which a dead raider's temporary
-   * is removed.
+   * A name of a whole read that is not a task's file: a task file whose id is beyond the highest
+   * is reported, and a dead raider's temporary removed; every other file is passed by.
    */
-  private readListed(name: string): TaskRecord | undefined {
-    const id = taskIdOf(name);
-    if (id) return this.known.read(id);
+  private async passBy(name: string): Promise<void> {
     if (/^[1-9][0-9]*\.json$/.test(name)) {
       this.report(
         `${join(this.folder, name)}: its id is beyond ${MAX_TASK_ID}, the highest id a list hands out; left as it is, and out of the list`,
       );
-      return undefined;
+      return;
     }
     // A temporary file a killed raider left: removed once its process is gone. Claude Code's
     // (`<id>.json.tmp.<8 hex>`) name no process, so they are never touched: one may be a live
     // writer's, about to be renamed in.
-    if (isDeadTemporary(name)) rmSync(join(this.folder, name), { force: true });
-    return undefined;
+    if (isDeadTemporary(name)) await disk.remove(join(this.folder, name));
   }
 
-  private refreshJournal(): void {
+  private async refreshJournal(): Promise<void> {
     try {
-      this.journal.refresh();
+      await this.journal.refresh();
     } catch (error) {
       throw new ListFileError(`${this.journal.path}: cannot be read (${codeOf(error)})`);
     }
@@ -136,11 +141,11 @@ export class TaskFolderReads {
    * (those that appeared, changed or vanished): when the watch began after the folder appeared, or
    * again after an error, what happened before is in no event.
    */
-  private listedElsewhere(): string[] {
+  private async listedElsewhere(): Promise<string[]> {
     this.folderWatch.rescan = false;
     let names: string[];
     try {
-      names = readdirSync(this.folder);
+      names = await disk.readdir(this.folder);
     } catch {
       names = [];
     }
@@ -152,7 +157,7 @@ export class TaskFolderReads {
       listed.add(name);
       let signature: string | undefined;
       try {
-        signature = signatureOf(lstatSync(join(this.folder, name)));
+        signature = signatureOf(await disk.lstat(join(this.folder, name)));
       } catch {
         signature = undefined;
       }
@@ -163,13 +168,13 @@ export class TaskFolderReads {
   }
 
   /** The ids of the task files the watch saw change that this holder did not write (as it last saw them). */
-  private changedElsewhere(): string[] {
+  private async changedElsewhere(): Promise<string[]> {
     const ids: string[] = [];
     for (const name of this.folderWatch.dirty) {
       this.folderWatch.dirty.delete(name);
       let signature: string | undefined;
       try {
-        signature = signatureOf(statSync(join(this.folder, name)));
+        signature = signatureOf(await disk.stat(join(this.folder, name)));
       } catch {
         signature = undefined;
       }
@@ -182,11 +187,11 @@ export class TaskFolderReads {
    * Tasks created beyond the highest id known (by Claude Code, or another writer without the
    * journal, under this same lock): a new id must be above them. Usually one failed stat.
    */
-  private createdElsewhere(): string[] {
+  private async createdElsewhere(): Promise<string[]> {
     const ids: string[] = [];
     for (
-      let next = Math.max(this.known.highestId, this.mark.read(true)) + 1;
-      next <= MAX_TASK_ID && exists(join(this.folder, `${next}.json`));
+      let next = Math.max(this.known.highestId, await this.mark.read(true)) + 1;
+      next <= MAX_TASK_ID && (await exists(join(this.folder, `${next}.json`)));
       next += 1
     ) {
       ids.push(String(next));

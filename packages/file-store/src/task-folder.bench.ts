@@ -3,12 +3,22 @@
 // of one small file plus its rename), measured in the same run. A catch-up of 1 000 changes made
 // by another holder costs far less than reading the list whole.
 // Run with `pnpm --filter @raider/file-store bench` (outside `pnpm test`).
-import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TaskTools } from '@raider/todo-tools';
 import { bench, describe } from 'vitest';
-import { replaceFile, syncFolder, temporaryPath, writeDurably } from './durable-write.js';
+import { replaceFile, syncFolder, temporaryPath } from './durable-write.js';
 import { openTaskFolder } from './index.js';
 import { formatTaskFile } from './task-file.js';
 
@@ -48,22 +58,38 @@ const lists = new Map<number, TaskTools>();
 for (const size of SIZES) lists.set(size, await toolsOn(folders.get(size) as string, size));
 const list = (size: number) => lists.get(size) as TaskTools;
 
-// The floor: what one durable small-file change costs on this disk.
+// The floor: what one durable small-file change costs on this disk (the system calls alone, on
+// the event loop), and the same calls as the store makes them, off the event loop (disk.ts).
 const floorPath = join(root, 'floor');
 mkdirSync(floorPath);
 const floorData = Buffer.from(
   formatTaskFile({ id: '1', subject: 'Floor', description: 'x', status: 'pending', blocks: [], blockedBy: [] }),
 );
 
+/** A small file written whole and fsynced under a temporary name, then renamed in: synchronous calls. */
+function floorWrite(): void {
+  const temporary = temporaryPath(join(floorPath, '1.json'));
+  const fd = openSync(temporary, 'wx', 0o644);
+  writeSync(fd, floorData);
+  fsyncSync(fd);
+  fstatSync(fd);
+  closeSync(fd);
+  renameSync(temporary, join(floorPath, '1.json'));
+}
+
 describe('task_update (one task file)', () => {
   bench('floor: fsync of one small file + rename', () => {
-    const temporary = temporaryPath(join(floorPath, '1.json'));
-    writeDurably(temporary, floorData);
-    renameSync(temporary, join(floorPath, '1.json'));
+    floorWrite();
   });
   bench('floor + folder fsync', () => {
-    replaceFile(join(floorPath, '1.json'), floorData);
-    syncFolder(floorPath);
+    floorWrite();
+    const fd = openSync(floorPath, 'r');
+    fsyncSync(fd);
+    closeSync(fd);
+  });
+  bench('floor + folder fsync, off the event loop', async () => {
+    await replaceFile(join(floorPath, '1.json'), floorData);
+    await syncFolder(floorPath);
   });
   for (const size of SIZES) {
     let flip = false;

@@ -5,10 +5,10 @@
  * `<name>.json.v1-backup`; a file that cannot be converted is left exactly as it is and every
  * call says why.
  */
-import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TaskRecord } from '@raider/todo-tools';
 import lockfile from 'proper-lockfile';
+import { disk, exists } from './disk.js';
 import { codeOf, replaceFile, syncFolder } from './durable-write.js';
 import { ListFileError } from './errors.js';
 import { FOLDER_FILES } from './folder-files.js';
@@ -62,7 +62,7 @@ export async function migrateV1(
   locked: <T>(fn: () => Promise<T>) => Promise<T>,
   maxDepth: number,
 ): Promise<void> {
-  if (!existsSync(v1Path)) return;
+  if (!(await exists(v1Path))) return;
   const release = await lockfile
     .lock(v1Path, {
       realpath: false,
@@ -74,9 +74,9 @@ export async function migrateV1(
     });
   try {
     await locked(async () => {
-      if (!existsSync(v1Path)) return;
+      if (!(await exists(v1Path))) return;
       // A symbolic link is refused (its target's content is never read into a list).
-      const content = readRegular(v1Path);
+      const content = await readRegular(v1Path);
       if (!content) return;
       const text = content.text;
       let doc: unknown;
@@ -95,20 +95,23 @@ export async function migrateV1(
       }
       try {
         for (const record of tasks.records) {
-          replaceFile(join(folder, `${record.id}.json`), Buffer.from(formatTaskFile(record), 'utf8'));
+          await replaceFile(join(folder, `${record.id}.json`), Buffer.from(formatTaskFile(record), 'utf8'));
         }
-        replaceFile(join(folder, FOLDER_FILES.highWaterMark), Buffer.from(String(tasks.highWaterMark), 'utf8'));
+        await replaceFile(join(folder, FOLDER_FILES.highWaterMark), Buffer.from(String(tasks.highWaterMark), 'utf8'));
         if (doc.todo !== undefined) {
-          replaceFile(join(folder, FOLDER_FILES.todo), Buffer.from(`${JSON.stringify(doc.todo)}\n`, 'utf8'));
+          await replaceFile(join(folder, FOLDER_FILES.todo), Buffer.from(`${JSON.stringify(doc.todo)}\n`, 'utf8'));
         }
         if (doc.todo_write !== undefined) {
-          replaceFile(join(folder, FOLDER_FILES.todoWrite), Buffer.from(`${JSON.stringify(doc.todo_write)}\n`, 'utf8'));
+          await replaceFile(
+            join(folder, FOLDER_FILES.todoWrite),
+            Buffer.from(`${JSON.stringify(doc.todo_write)}\n`, 'utf8'),
+          );
         }
-        syncFolder(folder);
+        await syncFolder(folder);
         let backup = `${v1Path}.v1-backup`;
-        if (existsSync(backup)) backup = `${backup}-${Date.now()}`;
-        renameSync(v1Path, backup);
-        syncFolder(join(folder, '..'));
+        if (await exists(backup)) backup = `${backup}-${Date.now()}`;
+        await disk.rename(v1Path, backup);
+        await syncFolder(join(folder, '..'));
       } catch (error) {
         throw new ListFileError(`${v1Path}: could not be converted (${codeOf(error)}); it is kept as it is`);
       }

@@ -12,7 +12,7 @@ function storeOf() {
   const path = join(folder, 'state.json');
   const fence = { lostAfter: Number.POSITIVE_INFINITY, checks: 0 };
   const check: LockFence = {
-    check: () => {
+    check: async () => {
       fence.checks += 1;
       if (fence.checks > fence.lostAfter)
         throw Object.assign(new ListFileError(`${folder}: the list lock was lost`), { lockLost: true });

@@ -2,10 +2,10 @@
  * The state of the list's other families (`todo`, todo_write) kept whole, one hidden file each in
  * the list folder, read without a lock and replaced under the list lock's fence.
  */
-import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ListStore, ListTransaction } from '@raider/todo-tools';
 import { mayHaveBeenSaved } from './change-errors.js';
+import { disk } from './disk.js';
 import { codeOf, syncFolder, temporaryPath, writeDurably } from './durable-write.js';
 import { ListFileError } from './errors.js';
 import { isLockLost, type LockFence } from './list-lock.js';
@@ -22,8 +22,8 @@ export function wholeStateStore<T>(
   locked: <R>(fn: (fence: LockFence) => Promise<R>) => Promise<R>,
   ready: () => Promise<void>,
 ): ListStore<T> {
-  const read = (): T | undefined => {
-    const content = readRegular(path);
+  const read = async (): Promise<T | undefined> => {
+    const content = await readRegular(path);
     if (!content) return undefined;
     try {
       const value = JSON.parse(content.text) as unknown;
@@ -43,8 +43,8 @@ export function wholeStateStore<T>(
     ): Promise<R> {
       await ready();
       return locked(async (fence) => {
-        const { next, result } = await fn(read());
-        if (next !== undefined) saveWhole(path, Buffer.from(`${JSON.stringify(next)}\n`, 'utf8'), fence);
+        const { next, result } = await fn(await read());
+        if (next !== undefined) await saveWhole(path, Buffer.from(`${JSON.stringify(next)}\n`, 'utf8'), fence);
         return result;
       });
     },
@@ -56,20 +56,20 @@ export function wholeStateStore<T>(
  * fsync, check. Before the rename, a failure keeps the previous version; after it, the error
  * says the change may have been saved.
  */
-function saveWhole(path: string, data: Buffer, fence: LockFence): void {
+async function saveWhole(path: string, data: Buffer, fence: LockFence): Promise<void> {
   const temporary = temporaryPath(path);
   try {
-    writeDurably(temporary, data);
-    fence.check();
-    renameSync(temporary, path);
+    await writeDurably(temporary, data);
+    await fence.check();
+    await disk.rename(temporary, path);
   } catch (error) {
-    rmSync(temporary, { force: true });
+    await disk.remove(temporary);
     if (isLockLost(error)) throw new ListFileError(`${error.message}; the previous version is kept`);
     throw new ListFileError(`${path}: could not be saved (${codeOf(error)}); the previous version is kept`);
   }
   try {
-    syncFolder(join(path, '..'));
-    fence.check();
+    await syncFolder(join(path, '..'));
+    await fence.check();
   } catch (error) {
     const why = isLockLost(error) ? error.message : `${path}: its folder could not be synced (${codeOf(error)})`;
     throw mayHaveBeenSaved(new ListFileError(`${why}; the new version may have been saved`));

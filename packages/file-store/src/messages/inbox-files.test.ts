@@ -20,65 +20,69 @@ function inboxOf() {
     const message: Omit<StoredMessage, 'id'> = { to: 'bob', text, notification: false, sentAt };
     writeFileSync(join(inbox, name), formatMessage(message));
   };
-  const texts = () => [...files.waiting(inbox, 'bob', Date.now())].map(({ message }) => message.text);
+  const texts = async () => {
+    const read: string[] = [];
+    for await (const { message } of files.waiting(inbox, 'bob', Date.now())) read.push(message.text);
+    return read;
+  };
   return { inbox, files, reports, write, texts };
 }
 
 describe('InboxFiles', () => {
-  it('lists the message files oldest first, and none for an inbox that does not exist', () => {
+  it('lists the message files oldest first, and none for an inbox that does not exist', async () => {
     const { inbox, files, write } = inboxOf();
     write(waitingName(20), 'b');
     write(waitingName(3), 'a');
     write(leasedName(25, Date.now() + DAY, '0123456789abcdef'), 'c');
-    expect(files.entries(inbox).map((entry) => entry.id)).toEqual([3, 20, 25]);
-    expect(files.entries(join(inbox, 'none'))).toEqual([]);
+    expect((await files.entries(inbox)).map((entry) => entry.id)).toEqual([3, 20, 25]);
+    expect(await files.entries(join(inbox, 'none'))).toEqual([]);
   });
 
-  it("shows a send a killed sender made durable, and removes only a dead raider's temporary", () => {
+  it("shows a send a killed sender made durable, and removes only a dead raider's temporary", async () => {
     const { inbox, files, write } = inboxOf();
     write(sendingName(7), 'durable');
     writeFileSync(join(inbox, '.message.json.2147483646.1.tmp'), 'half');
-    expect(files.entries(inbox)).toEqual([{ id: 7, name: waitingName(7) }]);
+    expect(await files.entries(inbox)).toEqual([{ id: 7, name: waitingName(7) }]);
     expect(readdirSync(inbox)).toEqual([waitingName(7)]);
   });
 
-  it('hands a take the messages no lease holds: waiting, or reserved by a lease that ended', () => {
+  it('hands a take the messages no lease holds: waiting, or reserved by a lease that ended', async () => {
     const { write, texts } = inboxOf();
     write(waitingName(1), 'waiting');
     write(leasedName(2, Date.now() - 1, '0123456789abcdef'), 'lapsed');
     write(leasedName(3, Date.now() + DAY, '0123456789abcdef'), 'held');
-    expect(texts()).toEqual(['waiting', 'lapsed']);
+    expect(await texts()).toEqual(['waiting', 'lapsed']);
   });
 
-  it('drops a message older than maxAgeMs on the way', () => {
+  it('drops a message older than maxAgeMs on the way', async () => {
     const { inbox, write, texts } = inboxOf();
     write(waitingName(1), 'old', Date.now() - 2 * DAY);
     write(waitingName(2), 'new');
-    expect(texts()).toEqual(['new']);
+    expect(await texts()).toEqual(['new']);
     expect(existsSync(join(inbox, waitingName(1)))).toBe(false);
   });
 
-  it('moves a message that cannot be trusted aside, and says so', () => {
+  it('moves a message that cannot be trusted aside, and says so', async () => {
     const { inbox, write, texts, reports } = inboxOf();
     writeFileSync(
       join(inbox, waitingName(1)),
       formatMessage({ to: 'alice', text: 'x', notification: false, sentAt: 1 }),
     );
     write(waitingName(2), 'fine');
-    expect(texts()).toEqual(['fine']);
+    expect(await texts()).toEqual(['fine']);
     expect(readdirSync(inbox).sort()).toEqual(['1.json.corrupt', '2.json']);
     expect(reports).toEqual([
       `${join(inbox, '1.json')}: its recipient is not the inbox's agent; the message is skipped, moved aside to 1.json.corrupt`,
     ]);
   });
 
-  it('counts what it dropped: expired and unreadable messages, never one a lease holds', () => {
+  it('counts what it dropped: expired and unreadable messages, never one a lease holds', async () => {
     const { inbox, files, write } = inboxOf();
     write(waitingName(1), 'old', Date.now() - 2 * DAY);
     writeFileSync(join(inbox, waitingName(2)), 'not json');
     write(leasedName(3, Date.now() + DAY, '0123456789abcdef'), 'held', Date.now() - 2 * DAY);
     write(waitingName(4), 'new');
-    expect(files.dropExpired(inbox, 'bob', files.entries(inbox))).toBe(2);
-    expect(files.entries(inbox).map((entry) => entry.id)).toEqual([3, 4]);
+    expect(await files.dropExpired(inbox, 'bob', await files.entries(inbox))).toBe(2);
+    expect((await files.entries(inbox)).map((entry) => entry.id)).toEqual([3, 4]);
   });
 });

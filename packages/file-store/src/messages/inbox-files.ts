@@ -4,9 +4,9 @@
  * send a killed sender made durable is shown, a killed sender's temporary is removed, a message
  * older than the inbox's `maxAgeMs` is dropped, and one that cannot be read is moved aside.
  */
-import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MessageLimits, StoredMessage } from '@raider/tasks-registry';
+import { disk } from '../disk.js';
 import { codeOf, isDeadTemporary } from '../durable-write.js';
 import { ListFileError } from '../errors.js';
 import { readRegular } from '../regular-file.js';
@@ -27,19 +27,19 @@ export class InboxFiles {
    * The message files of `inbox`, oldest first (none while it does not exist). Temporary files a
    * killed sender left are removed on the way. @throws ListFileError when the folder cannot be listed.
    */
-  entries(inbox: string): MessageEntry[] {
+  async entries(inbox: string): Promise<MessageEntry[]> {
     let names: string[];
     try {
-      names = readdirSync(inbox);
+      names = await disk.readdir(inbox);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new ListFileError(`${inbox}: cannot be read (${codeOf(error)})`);
     }
     const entries: MessageEntry[] = [];
     for (const name of names) {
-      const entry = messageEntry(name) ?? this.sent(inbox, name);
+      const entry = messageEntry(name) ?? (await this.sent(inbox, name));
       if (entry) entries.push(entry);
-      else if (isDeadTemporary(name)) rmSync(join(inbox, name), { force: true });
+      else if (isDeadTemporary(name)) await disk.remove(join(inbox, name));
     }
     return entries.sort((a, b) => a.id - b.id);
   }
@@ -50,13 +50,17 @@ export class InboxFiles {
    * way, one older than `maxAgeMs` is removed, and one that cannot be read is moved aside and
    * reported.
    */
-  *waiting(inbox: string, agent: string, now: number): Generator<{ entry: MessageEntry; message: StoredMessage }> {
-    for (const entry of this.entries(inbox)) {
+  async *waiting(
+    inbox: string,
+    agent: string,
+    now: number,
+  ): AsyncGenerator<{ entry: MessageEntry; message: StoredMessage }> {
+    for (const entry of await this.entries(inbox)) {
       if (entry.until !== undefined && entry.until > now) continue;
-      const message = this.read(inbox, agent, entry);
+      const message = await this.read(inbox, agent, entry);
       if (!message) continue;
       if (now - message.sentAt > this.limits.maxAgeMs) {
-        rmSync(join(inbox, entry.name), { force: true });
+        await disk.remove(join(inbox, entry.name));
         continue;
       }
       yield { entry, message };
@@ -64,14 +68,14 @@ export class InboxFiles {
   }
 
   /** Removes what has expired among `entries` (not held by a lease); returns how many it removed. */
-  dropExpired(inbox: string, agent: string, entries: readonly MessageEntry[]): number {
+  async dropExpired(inbox: string, agent: string, entries: readonly MessageEntry[]): Promise<number> {
     const now = Date.now();
     let dropped = 0;
     for (const entry of entries) {
       if (entry.until !== undefined && entry.until > now) continue;
-      const message = this.read(inbox, agent, entry);
+      const message = await this.read(inbox, agent, entry);
       if (!message || now - message.sentAt > this.limits.maxAgeMs) {
-        rmSync(join(inbox, entry.name), { force: true });
+        await disk.remove(join(inbox, entry.name));
         dropped += 1;
       }
     }
@@ -83,11 +87,11 @@ export class InboxFiles {
    * between the folder's fsync and the rename): seen under the lock, so no send is making it
    * still; shown now, as the send would have. Undefined for any other file.
    */
-  private sent(inbox: string, name: string): MessageEntry | undefined {
+  private async sent(inbox: string, name: string): Promise<MessageEntry | undefined> {
     const id = sendingId(name);
     if (id === undefined) return undefined;
     try {
-      renameSync(join(inbox, name), join(inbox, waitingName(id)));
+      await disk.rename(join(inbox, name), join(inbox, waitingName(id)));
     } catch {
       return undefined; // Shown meanwhile, or it cannot be yet: the next look tries again.
     }
@@ -98,11 +102,11 @@ export class InboxFiles {
    * Reads one message file: its message, or undefined when it is gone, or when it cannot be read
    * or trusted (then moved aside to `<id>.json.corrupt`, out of the inbox, and reported).
    */
-  private read(inbox: string, agent: string, entry: MessageEntry): StoredMessage | undefined {
+  private async read(inbox: string, agent: string, entry: MessageEntry): Promise<StoredMessage | undefined> {
     const path = join(inbox, entry.name);
     let reason: string;
     try {
-      const content = readRegular(path);
+      const content = await readRegular(path);
       if (!content) return undefined;
       const parsed = parseMessage(content.text, entry.id, agent);
       if (typeof parsed !== 'string') return parsed;
@@ -112,7 +116,7 @@ export class InboxFiles {
     }
     let where = `moved aside to ${corruptName(entry.id)}`;
     try {
-      renameSync(path, join(inbox, corruptName(entry.id)));
+      await disk.rename(path, join(inbox, corruptName(entry.id)));
     } catch (error) {
       where = `left where it is (it cannot be moved aside: ${codeOf(error)})`;
     }

@@ -11,7 +11,7 @@
 import { existsSync, type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FolderWaiting } from '../folder-waiting.js';
-import { messageEntry } from './message-file.js';
+import { messageEntry, sendingId } from './message-file.js';
 
 /** How often an inbox that cannot be watched is looked at, while someone listens. */
 const POLL_MS = 500;
@@ -54,6 +54,8 @@ export class InboxWatch {
   private readonly leases = new Map<string, number>();
   private lapseTimer: NodeJS.Timeout | undefined;
   private lapseAt = Number.POSITIVE_INFINITY;
+  /** True when the folder held a message a take may have at its last listing (noteLeases). */
+  private holdsMessage = false;
 
   /**
    * @param inbox the inbox folder
@@ -105,12 +107,14 @@ export class InboxWatch {
 
   /**
    * Watches the inbox if it can; else its nearest parent that exists, or polls. `late`: the inbox
-   * appeared while it was waited for, so what it received before the watch began is in no event.
+   * appeared while it was waited for, so what it received before the watch began is in no event:
+   * the listeners are called when it holds a message already (not for a folder a send has just
+   * made, whose message's rename the new watch sees).
    */
   private start(late: boolean): void {
     if (this.watcher || !this.listeners.size) return;
     if (this.watchInbox()) {
-      if (late) this.wake();
+      if (late && this.holdsMessage) this.wake();
     } else if (existsSync(this.inbox)) {
       // There, but no watch can be had on it (none left, or a file system without them).
       this.waiting.closeParent();
@@ -204,15 +208,25 @@ export class InboxWatch {
     }
   }
 
-  /** Notes every lease in the folder (its messages come back when it ends). */
+  /**
+   * Notes every lease in the folder (its messages come back when it ends), and whether the folder
+   * holds a message a take may have (waiting, a lease ended, or one a killed sender made durable).
+   */
   private noteLeases(): void {
     let names: string[];
+    this.holdsMessage = false;
     try {
       names = readdirSync(this.inbox);
     } catch {
       return;
     }
-    for (const name of names) this.noteLease(name);
+    const now = Date.now();
+    for (const name of names) {
+      this.noteLease(name);
+      const entry = messageEntry(name);
+      const takeable = entry !== undefined && (entry.until === undefined || entry.until <= now);
+      if (takeable || sendingId(name) !== undefined) this.holdsMessage = true;
+    }
     this.scheduleLapse();
   }
 

@@ -3,8 +3,8 @@
  * digits and a newline, rewritten in place), and a new one is above it, above the inbox's
  * highest, and at least the time in ms times 1 000.
  */
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { disk } from '../disk.js';
 import { ListFileError } from '../errors.js';
 import { fileError } from './file-error.js';
 import type { MessageEntry } from './message-file.js';
@@ -24,34 +24,36 @@ const LAST_ID_WIDTH = 16;
  * @throws ListFileError ending "nothing was sent" when the file cannot be read or written, or the
  * ids have run out.
  */
-export function nextMessageId(root: string, entries: readonly MessageEntry[]): number {
+export async function nextMessageId(root: string, entries: readonly MessageEntry[]): Promise<number> {
   const path = join(root, LAST_ID_FILE);
   let fd: number;
   try {
-    fd = openSync(path, 'r+');
+    fd = await disk.open(path, 'r+');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(path, error, 'nothing was sent');
     try {
-      fd = openSync(path, 'w+', 0o644);
+      fd = await disk.open(path, 'w+', 0o644);
     } catch (created) {
       throw fileError(path, created, 'nothing was sent');
     }
   }
   try {
     const buffer = Buffer.alloc(64);
-    const text = buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0)).trim();
+    const text = buffer.toString('utf8', 0, await disk.read(fd, buffer, 0, buffer.length, 0)).trim();
     const last = /^[0-9]{1,16}$/.test(text) ? Number(text) : 0;
     const highest = entries.at(-1)?.id ?? 0;
     const id = Math.max(last + 1, highest + 1, Date.now() * 1000);
     if (!Number.isSafeInteger(id)) throw new ListFileError(`${path}: the ids have run out (${id})`);
     const data = Buffer.from(`${String(id).padStart(LAST_ID_WIDTH, '0')}\n`);
     // In place: the file's one block is rewritten, so a full disk cannot refuse it.
-    if (writeSync(fd, data, 0, data.length, 0) !== data.length) throw Object.assign(new Error(), { code: 'EIO' });
-    if (fstatSync(fd).size > data.length) ftruncateSync(fd, data.length);
+    if ((await disk.write(fd, data, 0, data.length, 0)) !== data.length) {
+      throw Object.assign(new Error(), { code: 'EIO' });
+    }
+    if ((await disk.fstat(fd)).size > data.length) await disk.ftruncate(fd, data.length);
     return id;
   } catch (error) {
     throw fileError(path, error, 'nothing was sent');
   } finally {
-    closeSync(fd);
+    await disk.close(fd);
   }
 }

@@ -25,7 +25,7 @@ function takenOf() {
   for (const { file } of taken) writeFileSync(join(inbox, file), '{}');
   const calls: string[] = [];
   const hooks = {
-    locked: async <T>(outcome: string, fn: () => T) => {
+    locked: async <T>(outcome: string, fn: () => Promise<T>) => {
       calls.push(`locked: ${outcome}`);
       return fn();
     },
@@ -62,7 +62,7 @@ describe('message delivery', () => {
   it('passes by a message done or taken again meanwhile', async () => {
     const { inbox, taken } = takenOf();
     rmSync(join(inbox, (taken[0] as Taken).file));
-    giveBack(inbox, taken);
+    await giveBack(inbox, taken);
     expect(readdirSync(inbox)).toEqual([waitingName(2)]);
   });
 

@@ -19,7 +19,6 @@
  * message-delivery.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { storedFields } from '@raider/kit/message-checks';
 import type {
@@ -30,8 +29,9 @@ import type {
   StoredMessage,
   TakeOptions,
 } from '@raider/tasks-registry';
+import { disk, exists } from '../disk.js';
 import { FOLDER_FILES } from '../folder-files.js';
-import { exists, type HeldLock, type LockFence, queued } from '../list-lock.js';
+import { type HeldLock, type LockFence, queued } from '../list-lock.js';
 import { fileError } from './file-error.js';
 import { InboxFiles } from './inbox-files.js';
 import { inboxFolderName } from './inbox-name.js';
@@ -94,20 +94,22 @@ class MessageFolder implements FolderMessageStore {
     const inbox = this.inbox(message.to);
     const unnamed = storedFields(message, Date.now());
     // Written whole before the lock is taken (a new file's inode is the costly part): the lock is held to name it.
-    const prepared = prepareMessage(inbox, formatMessage(unnamed));
+    const prepared = await prepareMessage(inbox, formatMessage(unnamed));
     let id: number;
     try {
-      id = await this.locked('nothing was sent', (fence) => {
-        const entries = this.files.entries(inbox);
+      id = await this.locked('nothing was sent', async (fence) => {
+        const entries = await this.files.entries(inbox);
         let count = entries.length;
-        if (count >= this.options.limits.maxInboxMessages) count -= this.files.dropExpired(inbox, message.to, entries);
+        if (count >= this.options.limits.maxInboxMessages) {
+          count -= await this.files.dropExpired(inbox, message.to, entries);
+        }
         if (count >= this.options.limits.maxInboxMessages) throw fullInbox(message.to, this.options.limits);
-        const next = nextMessageId(this.root, entries);
-        this.publisher.publish(inbox, prepared, next, fence);
+        const next = await nextMessageId(this.root, entries);
+        await this.publisher.publish(inbox, prepared, next, fence);
         return next;
       });
     } finally {
-      discard(prepared);
+      await discard(prepared);
     }
     this.watches.get(message.to)?.wake();
     return { id: String(id), ...unnamed };
@@ -118,21 +120,21 @@ class MessageFolder implements FolderMessageStore {
     checkTakeOptions(options);
     const inbox = this.inbox(agent);
     // No inbox, no message: a read never makes a folder.
-    if (!exists(inbox)) return this.delivery(agent, inbox, []);
+    if (!(await exists(inbox))) return this.delivery(agent, inbox, []);
     const leaseMs = options?.leaseMs ?? DEFAULT_LEASE_MS;
     const max = options?.max ?? Number.POSITIVE_INFINITY;
-    const taken = await this.locked('nothing was taken', (fence) => {
+    const taken = await this.locked('nothing was taken', async (fence) => {
       const now = Date.now();
       const until = Math.min(Number.MAX_SAFE_INTEGER, Math.ceil(now + leaseMs));
       const token = randomBytes(8).toString('hex');
       const reserved: Taken[] = [];
       try {
-        for (const { entry, message } of this.files.waiting(inbox, agent, now)) {
+        for await (const { entry, message } of this.files.waiting(inbox, agent, now)) {
           if (reserved.length >= max) break;
           const file = reservedName(entry.id, until, token);
-          fence.check();
+          await fence.check();
           try {
-            renameSync(join(inbox, entry.name), join(inbox, file));
+            await disk.rename(join(inbox, entry.name), join(inbox, file));
           } catch (error) {
             if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // Done by its taker meanwhile.
             throw error;
@@ -141,7 +143,7 @@ class MessageFolder implements FolderMessageStore {
         }
       } catch (error) {
         try {
-          giveBack(inbox, reserved);
+          await giveBack(inbox, reserved);
         } catch {
           // Held by this take's lease until it ends, then taken again: at least once.
           throw fileError(inbox, error, 'what it reserved is given back once its lease ends');
@@ -156,10 +158,12 @@ class MessageFolder implements FolderMessageStore {
   async peek(agent: string): Promise<StoredMessage[]> {
     checkAgent('peek', 'agent', agent);
     const inbox = this.inbox(agent);
-    if (!exists(inbox)) return [];
-    return this.locked('nothing was read', () =>
-      [...this.files.waiting(inbox, agent, Date.now())].map(({ message }) => message),
-    );
+    if (!(await exists(inbox))) return [];
+    return this.locked('nothing was read', async () => {
+      const messages: StoredMessage[] = [];
+      for await (const { message } of this.files.waiting(inbox, agent, Date.now())) messages.push(message);
+      return messages;
+    });
   }
 
   watch(agent: string, onMessage: () => void): () => void {
@@ -196,7 +200,7 @@ class MessageFolder implements FolderMessageStore {
    * Runs `fn` holding the message lock (after every earlier call of this process on it). Rejects
    * with a ListFileError ending in `outcome` when the lock cannot be had.
    */
-  private locked<T>(outcome: string, fn: (fence: LockFence) => T): Promise<T> {
+  private locked<T>(outcome: string, fn: (fence: LockFence) => Promise<T>): Promise<T> {
     return queued(this.lock.lockPath, async () => {
       let held: HeldLock;
       try {
@@ -205,9 +209,9 @@ class MessageFolder implements FolderMessageStore {
         throw fileError(this.root, error, outcome);
       }
       try {
-        return fn(held);
+        return await fn(held);
       } finally {
-        held.release();
+        await held.release();
       }
     });
   }

@@ -38,8 +38,8 @@ describe('MessageLock', () => {
     const [own] = readdirSync(root).filter((name) => name.startsWith('.holder.'));
     expect(own).toMatch(new RegExp(`^\\.holder\\.${process.pid}\\.\\d+\\.tmp$`));
     expect(lstatSync(join(root, '.lock')).ino).toBe(lstatSync(join(root, own as string)).ino);
-    held.check();
-    held.release();
+    await held.check();
+    await held.release();
     expect(existsSync(join(root, '.lock'))).toBe(false);
     lock.close();
     expect(readdirSync(root)).toEqual([]);
@@ -49,9 +49,9 @@ describe('MessageLock', () => {
     const root = heldElsewhere(60_000);
     const lock = new MessageLock(root, 2000);
     const held = await lock.take();
-    held.check();
+    await held.check();
     expect(readdirSync(root).filter((name) => name.includes(`${2 ** 22 + 1}`))).toEqual([]);
-    held.release();
+    await held.release();
     // Held by someone alive (a fresh mtime): the take waits until it is released.
     const other = join(root, '.holder.other');
     writeFileSync(other, '');
@@ -64,7 +64,7 @@ describe('MessageLock', () => {
     await sleep(300);
     expect(taken).toBe(false);
     unlinkSync(join(root, '.lock'));
-    (await waiting).release();
+    await (await waiting).release();
     expect(taken).toBe(true);
     lock.close();
   });
@@ -80,7 +80,7 @@ describe('MessageLock', () => {
     linkSync(other, join(root, '.lock'));
     let error: unknown;
     try {
-      held.check();
+      await held.check();
     } catch (thrown) {
       error = thrown;
     }
@@ -88,10 +88,10 @@ describe('MessageLock', () => {
     expect(String(error)).toMatch(
       /the message lock was lost while the change was being made \(another process holds it now/,
     );
-    held.release();
+    await held.release();
     expect(lstatSync(join(root, '.lock')).ino).toBe(lstatSync(other).ino);
     unlinkSync(join(root, '.lock'));
-    expect(() => held.check()).toThrow(/it was removed/);
+    await expect(held.check()).rejects.toThrow(/it was removed/);
     lock.close();
   });
 });

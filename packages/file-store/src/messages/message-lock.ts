@@ -15,24 +15,14 @@
  * On a file system without hard links, it is a lock folder (`.lock` made with mkdir), as the list lock is.
  */
 import { randomInt } from 'node:crypto';
-import {
-  existsSync,
-  type FSWatcher,
-  linkSync,
-  lstatSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  unlinkSync,
-  utimesSync,
-  watch,
-  writeFileSync,
-} from 'node:fs';
+import { type FSWatcher, rmSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { disk } from '../disk.js';
 import { codeOf, isDeadTemporary, temporaryPath } from '../durable-write.js';
 import { ListFileError } from '../errors.js';
 import { type HeldLock, LockFolder } from '../list-lock.js';
+import { oneAtATime } from '../one-at-a-time.js';
 
 /** The lock's name in `.messages/`. */
 const LOCK = '.lock';
@@ -73,12 +63,12 @@ export class MessageLock {
     if (this.folderLock) return this.folderLock.take();
     const deadline = Date.now() + this.waitMs;
     for (let attempt = 0; ; attempt += 1) {
-      const own = this.holder();
+      const own = await this.holder();
       const setAt = Date.now();
       try {
         // Fresh before it is the lock: a waiter must never find a just-taken lock stale.
-        utimesSync(own.path, setAt / 1000, setAt / 1000);
-        linkSync(own.path, this.lockPath);
+        await disk.utimes(own.path, setAt / 1000, setAt / 1000);
+        await disk.link(own.path, this.lockPath);
         return this.held(own, setAt);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? '';
@@ -88,7 +78,7 @@ export class MessageLock {
         else if (code !== 'EEXIST')
           throw new ListFileError(`${this.root}: cannot take the message lock (${codeOf(error)})`);
       }
-      this.takeOverIfStale();
+      await this.takeOverIfStale();
       if (Date.now() >= deadline) {
         throw new ListFileError(
           `${this.root}: cannot take the message lock: another process has held it for ${Math.round(this.waitMs / 1000)} s and keeps it fresh (a process that froze while holding it?)`,
@@ -98,27 +88,30 @@ export class MessageLock {
     }
   }
 
-  /** Removes this holder's file (the handle is closed; a later take makes another). */
+  /**
+   * Removes this holder's file (the handle is closed; a later take makes another). Synchronous:
+   * `TaskFolder.close()` is, and one unlink at closing time holds no session's call.
+   */
   close(): void {
     if (this.own) rmSync(this.own.path, { force: true });
     this.own = undefined;
   }
 
   /** This holder's file: made once (a killed process's are removed then), its inode noted. */
-  private holder(): { path: string; ino: bigint } {
+  private async holder(): Promise<{ path: string; ino: bigint }> {
     if (this.own) return this.own;
     let names: string[] = [];
     try {
-      names = readdirSync(this.root);
+      names = await disk.readdir(this.root);
     } catch {
       // No folder yet: the take below says so.
     }
     for (const name of names)
-      if (name.startsWith('.holder.') && isDeadTemporary(name)) rmSync(join(this.root, name), { force: true });
+      if (name.startsWith('.holder.') && isDeadTemporary(name)) await disk.remove(join(this.root, name));
     const path = temporaryPath(join(this.root, 'holder'));
     try {
-      writeFileSync(path, '', { flag: 'wx', mode: 0o644 });
-      this.own = { path, ino: lstatSync(path, { bigint: true }).ino };
+      await disk.writeNew(path, '', 0o644);
+      this.own = { path, ino: (await disk.lstatExact(path)).ino };
     } catch (error) {
       throw new ListFileError(`${this.root}: cannot take the message lock (${codeOf(error)})`);
     }
@@ -173,14 +166,14 @@ export class MessageLock {
     }
     watcher.on('error', () => resolve());
     // Released between the last look and the watch: no event will tell.
-    if (!existsSync(this.lockPath)) resolve();
+    disk.lstat(this.lockPath).catch(() => resolve());
     return { changed, stop: () => watcher.close() };
   }
 
   /** The inode and mtime of `path`, or undefined when it does not exist. */
-  private stat(path = this.lockPath): { ino: bigint; mtimeMs: number } | undefined {
+  private async stat(path = this.lockPath): Promise<{ ino: bigint; mtimeMs: number } | undefined> {
     try {
-      const stats = lstatSync(path, { bigint: true });
+      const stats = await disk.lstatExact(path);
       return { ino: stats.ino, mtimeMs: Number(stats.mtimeMs) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -193,30 +186,30 @@ export class MessageLock {
    * several processes taking over at once, one moves it), then checked again; a lock taken or
    * refreshed meanwhile is put back.
    */
-  private takeOverIfStale(): void {
-    let seen: ReturnType<MessageLock['stat']>;
+  private async takeOverIfStale(): Promise<void> {
+    let seen: Awaited<ReturnType<MessageLock['stat']>>;
     try {
-      seen = this.stat();
+      seen = await this.stat();
     } catch {
       return;
     }
     if (!seen || Date.now() - seen.mtimeMs < this.staleMs) return;
     const aside = `${this.lockPath}.${process.pid}.${randomInt(1e9)}.stale`;
     try {
-      renameSync(this.lockPath, aside);
+      await disk.rename(this.lockPath, aside);
     } catch {
       return; // Another process moved it first, or it was released.
     }
-    const moved = this.stat(aside);
+    const moved = await this.stat(aside);
     if (moved && (moved.ino !== seen.ino || Date.now() - moved.mtimeMs < this.staleMs)) {
       try {
         // Not the stale lock seen: a live one, taken meanwhile. Back, unless the name was taken again.
-        linkSync(aside, this.lockPath);
+        await disk.link(aside, this.lockPath);
       } catch {
         // That holder's fence tells it the lock was lost.
       }
     }
-    rmSync(aside, { force: true });
+    await disk.remove(aside);
   }
 
   /** The held lock of `own` (its fence refreshes the mtime once a third of the stale time has passed). */
@@ -229,32 +222,36 @@ export class MessageLock {
         { lockLost: true as const },
       );
     let stampedAt = setAt;
+    // One check or release at a time, as the list lock's.
+    const inTurn = oneAtATime();
     return {
-      check: () => {
-        let now: ReturnType<MessageLock['stat']>;
-        try {
-          now = this.stat();
-        } catch (error) {
-          throw lost(`it cannot be read: ${codeOf(error)}`);
-        }
-        if (!now) throw lost('it was removed');
-        if (now.ino !== own.ino) throw lost('another process holds it now');
-        if (Date.now() - stampedAt < this.staleMs / 3) return;
-        stampedAt = Date.now();
-        try {
-          utimesSync(own.path, stampedAt / 1000, stampedAt / 1000);
-        } catch (error) {
-          throw lost(`it cannot be refreshed: ${codeOf(error)}`);
-        }
-      },
+      check: () =>
+        inTurn(async () => {
+          let now: Awaited<ReturnType<MessageLock['stat']>>;
+          try {
+            now = await this.stat();
+          } catch (error) {
+            throw lost(`it cannot be read: ${codeOf(error)}`);
+          }
+          if (!now) throw lost('it was removed');
+          if (now.ino !== own.ino) throw lost('another process holds it now');
+          if (Date.now() - stampedAt < this.staleMs / 3) return;
+          stampedAt = Date.now();
+          try {
+            await disk.utimes(own.path, stampedAt / 1000, stampedAt / 1000);
+          } catch (error) {
+            throw lost(`it cannot be refreshed: ${codeOf(error)}`);
+          }
+        }),
       // Removes the link only while it is still this holder's (never another's).
-      release: () => {
-        try {
-          if (this.stat()?.ino === own.ino) unlinkSync(this.lockPath);
-        } catch {
-          // Gone, or not ours: nothing to release.
-        }
-      },
+      release: () =>
+        inTurn(async () => {
+          try {
+            if ((await this.stat())?.ino === own.ino) await disk.unlink(this.lockPath);
+          } catch {
+            // Gone, or not ours: nothing to release.
+          }
+        }),
     };
   }
 }

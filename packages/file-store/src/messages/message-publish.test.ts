@@ -15,31 +15,31 @@ function publisherOf() {
   return { inbox, publisher, reports };
 }
 
-const fence = { check: () => {} };
+const fence = { check: async () => {} };
 const lost = {
-  check: () => {
+  check: async () => {
     throw Object.assign(new ListFileError('/list/.messages/.lock: the message lock was lost'), { lockLost: true });
   },
 };
 
 describe('message publish', () => {
-  it('prepares a file under a hidden temporary name, making the inbox, and discards it', () => {
+  it('prepares a file under a hidden temporary name, making the inbox, and discards it', async () => {
     const { inbox } = publisherOf();
-    const prepared = prepareMessage(inbox, Buffer.from('{"text":"hi"}\n'));
+    const prepared = await prepareMessage(inbox, Buffer.from('{"text":"hi"}\n'));
     expect(readFileSync(prepared.path, 'utf8')).toBe('{"text":"hi"}\n');
     expect(readdirSync(inbox)).toHaveLength(1);
     expect(readdirSync(inbox)[0]).toMatch(/^\.message\.json\.\d+\.\d+\.tmp$/);
-    discard(prepared);
+    await discard(prepared);
     expect(readdirSync(inbox)).toEqual([]);
   });
 
-  it('an inbox that cannot be made is the store\'s own error, "nothing was sent", not its cleanup\'s', () => {
+  it('an inbox that cannot be made is the store\'s own error, "nothing was sent", not its cleanup\'s', async () => {
     const root = tempDir();
     writeFileSync(join(root, 'list'), 'a file where the list folder should be');
     const inbox = join(root, 'list', '.messages', 'bob');
     let thrown: unknown;
     try {
-      prepareMessage(inbox, Buffer.from('{"text":"hi"}\n'));
+      await prepareMessage(inbox, Buffer.from('{"text":"hi"}\n'));
     } catch (error) {
       thrown = error;
     }
@@ -49,34 +49,34 @@ describe('message publish', () => {
     );
   });
 
-  it('publishes a prepared file as <id>.json, leaving nothing else', () => {
+  it('publishes a prepared file as <id>.json, leaving nothing else', async () => {
     const { inbox, publisher, reports } = publisherOf();
-    const prepared = prepareMessage(inbox, Buffer.from('one\n'));
-    publisher.publish(inbox, prepared, 41, fence);
-    discard(prepared);
+    const prepared = await prepareMessage(inbox, Buffer.from('one\n'));
+    await publisher.publish(inbox, prepared, 41, fence);
+    await discard(prepared);
     expect(readdirSync(inbox)).toEqual([waitingName(41)]);
     expect(readFileSync(join(inbox, waitingName(41)), 'utf8')).toBe('one\n');
     expect(reports).toEqual([]);
   });
 
-  it('publishes nothing when the lock was lost: nothing was sent', () => {
+  it('publishes nothing when the lock was lost: nothing was sent', async () => {
     const { inbox, publisher } = publisherOf();
-    const prepared = prepareMessage(inbox, Buffer.from('one\n'));
-    expect(() => publisher.publish(inbox, prepared, 41, lost)).toThrow(
+    const prepared = await prepareMessage(inbox, Buffer.from('one\n'));
+    await expect(publisher.publish(inbox, prepared, 41, lost)).rejects.toThrow(
       '/list/.messages/.lock: the message lock was lost; nothing was sent',
     );
-    discard(prepared);
+    await discard(prepared);
     expect(readdirSync(inbox)).toEqual([]);
   });
 
-  it('never links a message over a file that exists', () => {
+  it('never links a message over a file that exists', async () => {
     const { inbox, publisher } = publisherOf();
-    const prepared = prepareMessage(inbox, Buffer.from('mine\n'));
+    const prepared = await prepareMessage(inbox, Buffer.from('mine\n'));
     writeFileSync(join(inbox, sendingName(41)), 'theirs');
-    expect(() => publisher.publish(inbox, prepared, 41, fence)).toThrow(
+    await expect(publisher.publish(inbox, prepared, 41, fence)).rejects.toThrow(
       `${join(inbox, sendingName(41))}: exists already, though the message lock was held; nothing was sent`,
     );
-    discard(prepared);
+    await discard(prepared);
     expect(readFileSync(join(inbox, sendingName(41)), 'utf8')).toBe('theirs');
     expect(existsSync(join(inbox, waitingName(41)))).toBe(false);
   });

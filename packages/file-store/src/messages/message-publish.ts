@@ -4,11 +4,11 @@
  * over a file that exists), fsynced with its inbox folder, and renamed `<id>.json`, where takes
  * see it.
  */
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { disk, exists } from '../disk.js';
 import { codeOf, removeIfPossible, syncFolder, temporaryPath, writeAll } from '../durable-write.js';
 import { ListFileError } from '../errors.js';
-import { exists, type LockFence } from '../list-lock.js';
+import type { LockFence } from '../list-lock.js';
 import { fileError } from './file-error.js';
 import { sendingName, waitingName } from './message-file.js';
 
@@ -24,32 +24,32 @@ export interface PreparedMessage {
  * together, and the folder's fsync after it finds little left to do. @throws ListFileError
  * (nothing left behind, nothing sent).
  */
-export function prepareMessage(inbox: string, data: Buffer): PreparedMessage {
+export async function prepareMessage(inbox: string, data: Buffer): Promise<PreparedMessage> {
   const path = temporaryPath(join(inbox, 'message.json'));
   let fd: number | undefined;
   try {
-    mkdirSync(inbox, { recursive: true });
-    fd = openSync(path, 'wx', 0o644);
-    writeAll(fd, data);
+    await disk.mkdir(inbox, { recursive: true });
+    fd = await disk.open(path, 'wx', 0o644);
+    await writeAll(fd, data);
     return { path, fd };
   } catch (error) {
-    discard({ path, fd: fd ?? -1 });
+    await discard({ path, fd: fd ?? -1 });
     throw fileError(path, error, 'nothing was sent');
   }
 }
 
 /** Closes and removes a prepared file (linked in by now, or not to be). */
-export function discard(prepared: PreparedMessage): void {
+export async function discard(prepared: PreparedMessage): Promise<void> {
   if (prepared.fd >= 0) {
     try {
-      closeSync(prepared.fd);
+      await disk.close(prepared.fd);
     } catch {
       // Its data is either synced already or not wanted.
     }
   }
   // A file left under its temporary name is one no take reads; the next take under the lock
   // removes it once it is dead (inbox-files.ts).
-  removeIfPossible(prepared.path);
+  await removeIfPossible(prepared.path);
 }
 
 /** The publishing of prepared messages into the inboxes of one list folder. */
@@ -78,19 +78,19 @@ export class MessagePublisher {
    * @throws ListFileError ending "nothing was sent", or "the message may have been sent" when the
    * link cannot be taken back.
    */
-  publish(inbox: string, prepared: PreparedMessage, id: number, fence: LockFence): void {
+  async publish(inbox: string, prepared: PreparedMessage, id: number, fence: LockFence): Promise<void> {
     const sending = join(inbox, sendingName(id));
     let linked = false;
     try {
-      fence.check();
-      linkIn(prepared.path, sending);
+      await fence.check();
+      await linkIn(prepared.path, sending);
       linked = true;
-      fsyncSync(prepared.fd);
-      syncFolder(inbox);
+      await disk.fsync(prepared.fd);
+      await syncFolder(inbox);
       if (!this.durableInboxes.has(inbox)) {
         // The inbox's own entry, and those above it when they were just made.
         for (let folder = inbox; folder !== dirname(this.listPath); folder = dirname(folder)) {
-          syncFolder(dirname(folder));
+          await syncFolder(dirname(folder));
         }
         this.durableInboxes.add(inbox);
       }
@@ -98,7 +98,7 @@ export class MessagePublisher {
       let outcome = 'nothing was sent';
       if (linked) {
         try {
-          unlinkSync(sending);
+          await disk.unlink(sending);
         } catch {
           outcome = 'the message may have been sent';
         }
@@ -106,7 +106,7 @@ export class MessagePublisher {
       throw fileError(sending, error, outcome);
     }
     try {
-      renameSync(sending, join(inbox, waitingName(id)));
+      await disk.rename(sending, join(inbox, waitingName(id)));
     } catch (error) {
       this.report(`${sending}: ${codeOf(error)}; the message was sent, and is shown at the next call`);
     }
@@ -117,15 +117,15 @@ export class MessagePublisher {
  * Links `temporary` in as `path`, never over a file that exists; on a file system without hard
  * links, renames it after checking that no file has that name (the lock keeps other senders out).
  */
-function linkIn(temporary: string, path: string): void {
+async function linkIn(temporary: string, path: string): Promise<void> {
   try {
-    linkSync(temporary, path);
+    await disk.link(temporary, path);
     return;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw new ListFileError(`${path}: exists already, though the message lock was held`);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
   }
-  if (exists(path)) throw new ListFileError(`${path}: exists already, though the message lock was held`);
-  renameSync(temporary, path);
+  if (await exists(path)) throw new ListFileError(`${path}: exists already, though the message lock was held`);
+  await disk.rename(temporary, path);
 }
