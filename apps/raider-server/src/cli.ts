@@ -84,7 +84,7 @@ async function serveStdio(
   log: Logger,
   shutdown: (why: string) => Promise<void>,
 ): Promise<() => Promise<void>> {
-  const { startStdio } = await import('./stdio.js');
+  const { startStdio } = await import('./transport/stdio.js');
   const server = await startStdio(options, log);
   log.info(`serving over stdio (family ${options.family}, names ${options.names})`);
   void server.closed.then((end) => {

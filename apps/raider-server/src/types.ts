@@ -6,3 +6,5 @@ export type Family = 'tasks' | 'todo_write' | 'todo';
 export type Names = 'raider' | 'claude';
 /** How much goes to stderr. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+/** The era a server serves: 2025 (`initialize`, sessions) or 2026-07-28 (per request). */
+export type Era = 'legacy' | 'modern';

@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps';
 import { EXTENSION_ID, getUiCapability } from '@modelcontextprotocol/ext-apps/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BOARD_APP_URI, rendersApps } from '../src/board/board-app.js';
+import { BOARD_APP_URI, rendersApps } from '../src/features/board-app/board-app.js';
 import { type HttpServer, readOptions, type ServerOptions, startHttp } from '../src/index.js';
 import { CLI, textOf } from './helpers.js';
 

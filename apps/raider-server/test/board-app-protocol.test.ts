@@ -7,7 +7,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APP_MIME_TYPE, UI_EXTENSION } from '../src/board/board-app.js';
+import { APP_MIME_TYPE, UI_EXTENSION } from '../src/features/board-app/board-app.js';
 import { CLI, textOf } from './helpers.js';
 
 const APPS = { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } };

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_MIME_TYPE, BOARD_APP_URI, UI_EXTENSION } from '../src/board/board-app.js';
+import { APP_MIME_TYPE, BOARD_APP_URI, UI_EXTENSION } from '../src/features/board-app/board-app.js';
 import { type HttpServer, readOptions, startHttp } from '../src/index.js';
 import { launchChromium } from './chromium.js';
 import { textOf } from './helpers.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { HOSTILE_STRINGS } from '@raider/kit/hostile-strings';
 import { received } from '@raider/kit/received';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { agentNameProblem } from '../src/conversation/agent-name.js';
+import { agentNameProblem } from '../src/agent-name.js';
 import { agentClient, type Era } from './agent-clients.js';
 import { type ServerProcess, spawnServer, stopServer } from './team-processes.js';
 import { wakeUpText } from './wake-up-text.js';

@@ -7,7 +7,7 @@
 import { received } from '@raider/kit/received';
 import { multiLine, oneLine } from '@raider/kit/shown-text';
 import type { MessageStore, StoredMessage } from '@raider/tasks-registry';
-import { ROSTER_INBOX } from '../conversation/roster.js';
+import { ROSTER_INBOX } from '../agent-name.js';
 import type { BoardAgent, BoardMessage, BoardMessageAnswer } from './board-state.js';
 import type { ConversationInboxes } from './conversation-inboxes.js';
 

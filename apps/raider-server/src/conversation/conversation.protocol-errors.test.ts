@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { guardToolCalls, toolCallProblem } from '../transport-tap.js';
+import { guardToolCalls, toolCallProblem } from '../transport/transport-tap.js';
 import { type Conversation, createConversation } from './conversation.js';
 
 const open: { client: Client; conversation: Conversation }[] = [];

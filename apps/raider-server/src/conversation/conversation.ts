@@ -1,28 +1,33 @@
 /**
- * One conversation: one task-list family, the question tool, the registry of open questions, and
- * the resources raider://tasks and raider://work, served by SDK v2 McpServers it makes
- * (`newServer`): one per connection (stdio, a 2025-era HTTP session), or one per request (the
- * 2026 era over HTTP, where the conversation is the list's and outlives its requests). Over stdio
- * there is one conversation; over HTTP one per 2025-era session, each isolated, and one per list
- * for the 2026 era. Its parts: families.ts, questions.ts, resources.ts, claude-names.ts.
+ * One conversation: the core that makes its features (the task list, the question tool, the
+ * messaging, the board app: features/, each a `Feature` of feature.ts) and the resources
+ * raider://tasks and raider://work, served by SDK v2 McpServers it makes (`newServer`): one per
+ * connection (stdio, a 2025-era HTTP session), or one per request (the 2026 era over HTTP, where
+ * the conversation is the list's and outlives its requests). Over stdio there is one conversation;
+ * over HTTP one per 2025-era session, each isolated, and one per list for the 2026 era. Features
+ * never import each other: what one needs of another is a callback wired here.
  */
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { Answerer } from '@raider/ask-tools/v2';
 import { TaskRegistry } from '@raider/tasks-registry';
 import type { TaskListLimits } from '@raider/todo-tools/v2';
-import { BOARD_APP_URI, BoardApp } from '../board/board-app.js';
+import { BoardAppFeature } from '../features/board-app/board-app-feature.js';
+import { MessagesFeature } from '../features/messages/messages.js';
+import { DEFAULT_QUESTION_EXPIRY_MS } from '../features/questions/open-questions.js';
+import { firstOf } from '../features/questions/questions.js';
+import { QuestionsFeature } from '../features/questions/questions-feature.js';
+import { TasksFeature } from '../features/tasks/tasks-feature.js';
 import type { ListHandle } from '../lists/list-handle.js';
 import { type Logger, silent } from '../log.js';
-import type { Family, Names } from '../types.js';
+import type { Era, Family, Names } from '../types.js';
 import { underClaudeNames } from './claude-names.js';
-import { ModernQuestionTool, openServer, progressRegistrar, whenAppsRendered } from './conversation-server.js';
-import { mountFamily } from './families.js';
-import { type Caller, createMessaging, type Messaging } from './messages.js';
-import { DEFAULT_QUESTION_EXPIRY_MS } from './open-questions.js';
-import { createQuestions, firstOf, type Questions } from './questions.js';
+import { openServer, progressRegistrar } from './conversation-server.js';
+import type { Caller, Feature, FeatureServer } from './feature.js';
 import { plainEntries, registerResources, TASKS_URI, WORK_URI } from './resources.js';
 import { callClient, waitDeadlineMs } from './wait-deadline.js';
+
+export type { Era } from '../types.js';
 
 /** What a conversation is made of. */
 export interface ConversationOptions {
@@ -112,9 +117,6 @@ export function settingsOf(options: ConversationSettings): ConversationSettings 
   };
 }
 
-/** The era a server serves: 2025 (`initialize`, sessions) or 2026-07-28 (per request). */
-export type Era = 'legacy' | 'modern';
-
 /** A running conversation. */
 export interface Conversation {
   readonly registry: TaskRegistry;
@@ -146,54 +148,83 @@ export interface Conversation {
   close(reason: string): Promise<void>;
 }
 
+/** The features of a conversation, each made once and registered on every server it makes. */
+interface Features {
+  readonly tasks: TasksFeature;
+  readonly questions: QuestionsFeature;
+  readonly messages: MessagesFeature;
+  readonly boardApp: BoardAppFeature;
+  /** All of them, in the order a server registers them (the order of tools/list). */
+  readonly all: readonly Feature[];
+}
+
 /** The pieces of a conversation its servers are made of. */
 interface Parts {
   readonly options: ConversationOptions;
-  readonly family: ReturnType<typeof mountFamily>;
-  readonly messaging: Messaging;
-  readonly questions: Questions;
-  readonly modernQuestionTool: ModernQuestionTool;
-  readonly app: BoardApp;
+  readonly id: string;
+  readonly features: Features;
   readonly registry: TaskRegistry;
   /** The servers open now, each told of changes. */
   readonly servers: Map<McpServer, (uri: string) => void>;
-  readonly log: Logger;
+}
+
+/**
+ * The agent a server for `caller` serves: `--agent`, else the one the caller names, else the
+ * conversation's own id when messaging is on (`--team`); undefined when the messaging tools are
+ * not mounted on it.
+ */
+function agentOf(options: ConversationOptions, id: string, caller: Caller | undefined): string | undefined {
+  if (options.team !== true && options.agent === undefined && caller?.agent === undefined) return undefined;
+  return options.agent ?? caller?.agent ?? id;
 }
 
 /** Conversation.newServer: a fresh server with the conversation's tools and resources. */
 function newServer(parts: Parts, era: Era, request?: { clientCapabilities?: unknown }, caller?: Caller): McpServer {
-  const { options, family, messaging, questions, app, servers, log } = parts;
-  const server = openServer(options);
-  const { registrar, listTools } = progressRegistrar(server, options.progressEveryMs);
-  family.register(messaging.registrar(options.names === 'claude' ? underClaudeNames(registrar) : registrar, caller));
-  const asking = messaging.agentFor(caller);
-  if (era === 'legacy') questions.register(server, era, asking);
-  else parts.modernQuestionTool.registerOn(server, asking);
-  const resources = registerResources(server, era, family.listState, parts.registry);
-  messaging.mount(server, caller, resources);
-  servers.set(server, (uri) => resources.notify(uri));
-  server.server.onclose = () => {
-    servers.delete(server);
+  const { options, features, servers } = parts;
+  const mcp = openServer(options);
+  const agent = agentOf(options, parts.id, caller);
+  const { registrar, registered } = progressRegistrar(mcp, options.progressEveryMs);
+  // The family's calls: progress, then Claude's arguments made raider's, then as the agent (wake-ups).
+  const tools = features.messages.registrar(
+    options.names === 'claude' ? underClaudeNames(registrar) : registrar,
+    agent,
+  );
+  const resources = registerResources(mcp, era, features.tasks.listState, parts.registry);
+  const server: FeatureServer = {
+    mcp,
+    era,
+    request,
+    caller,
+    agent,
+    tools,
+    resources,
+    registered: (name) => registered.get(name),
   };
-  // The board app, offered only to a client that announces MCP Apps.
-  if (options.boardApp !== false) {
-    whenAppsRendered(server, era, request, () => {
-      app.offer(server, listTools);
-      resources.addReader(BOARD_APP_URI, async () => app.read());
-      log.debug('the client renders MCP Apps: the board app is offered');
-    });
-  }
-  return server;
+  for (const feature of features.all) feature.register(server);
+  servers.set(mcp, (uri) => resources.notify(uri));
+  mcp.server.onclose = () => {
+    servers.delete(mcp);
+  };
+  return mcp;
 }
 
-/** The conversation's messaging (messages.ts): its agents, inboxes and wake-ups. */
-function messagingFor(
+/** How the waiting calls of a conversation choose their deadline (`--wait-deadline`, the transport): one place for all three. */
+const deadlineOf = (options: ConversationOptions) =>
+  ({ fixedMs: options.waitDeadlineMs, transport: options.transport ?? 'stdio' }) as const;
+
+/**
+ * The features of a conversation, wired: the messaging observes the task list (wake-ups) and
+ * hears of questions answered while their agent was away; the board app reads and sets the list
+ * and answers questions beside the web board.
+ */
+function makeFeatures(
   options: ConversationOptions,
   id: string,
+  registry: TaskRegistry,
   changed: (uri: string) => void,
   log: Logger,
-): Messaging {
-  return createMessaging({
+): Features {
+  const messages = new MessagesFeature({
     names: options.names,
     team: options.team === true,
     agent: options.agent,
@@ -206,17 +237,30 @@ function messagingFor(
     deadline: deadlineOf(options),
     log,
   });
-}
-
-/** The conversation's questions (questions.ts), answered by the client, the web board or the board app. */
-function questionsFor(
-  options: ConversationOptions,
-  registry: TaskRegistry,
-  appAnswerer: Answerer,
-  messaging: Messaging,
-  log: Logger,
-): Questions {
-  return createQuestions(registry, {
+  const tasks = new TasksFeature({
+    family: options.family,
+    list: messages.observe(options.list),
+    limits: options.limits ?? {},
+    changed: () => changed(TASKS_URI),
+    tools: {
+      claims: options.claims === true,
+      structuredOutput: options.structuredOutput === true,
+      alwaysLoad: options.alwaysLoad === true,
+    },
+    log,
+  });
+  const boardApp = new BoardAppFeature(
+    {
+      family: options.family,
+      listState: tasks.listState,
+      setStatus: tasks.setStatus,
+      deadlineMs: (ctx, server) => waitDeadlineMs(deadlineOf(options), callClient(ctx, server.server)),
+    },
+    options.boardApp !== false,
+    log,
+  );
+  const appAnswerer = boardApp.answerer();
+  const questions = new QuestionsFeature(registry, {
     names: options.names,
     askTimeoutMs: options.askTimeoutMs,
     structuredOutput: options.structuredOutput === true,
@@ -227,14 +271,12 @@ function questionsFor(
     listId: options.list?.id,
     expiryMs: options.questionExpiryMs ?? DEFAULT_QUESTION_EXPIRY_MS,
     progressEveryMs: options.progressEveryMs,
-    answeredWhileAway: (question) => messaging.tellAnswered(question),
+    answeredWhileAway: (question) =>
+      messages.tellAnswered({ id: question.id, question: question.question, agent: question.opener.agent }),
     log,
   });
+  return { tasks, questions, messages, boardApp, all: [tasks, questions, messages, boardApp] };
 }
-
-/** How the waiting calls of a conversation choose their deadline (`--wait-deadline`, the transport): one place for all three. */
-const deadlineOf = (options: ConversationOptions) =>
-  ({ fixedMs: options.waitDeadlineMs, transport: options.transport ?? 'stdio' }) as const;
 
 /** Builds a conversation. */
 export function createConversation(options: ConversationOptions): Conversation {
@@ -245,36 +287,15 @@ export function createConversation(options: ConversationOptions): Conversation {
   const changed = (uri: string) => {
     for (const notify of servers.values()) notify(uri);
     for (const listener of listeners) listener(uri);
-    app.changed();
+    features.boardApp.changed();
     options.onChange?.();
   };
   const list = options.list;
   const id = options.id ?? randomUUID();
-  const messaging = messagingFor(options, id, changed, log);
-  const family = mountFamily(
-    options.family,
-    messaging.observe(list),
-    options.limits ?? {},
-    () => changed(TASKS_URI),
-    log,
-    {
-      claims: options.claims === true,
-      structuredOutput: options.structuredOutput === true,
-      alwaysLoad: options.alwaysLoad === true,
-    },
-  );
-  const listState = family.listState;
-  const app = new BoardApp({
-    family: options.family,
-    listState,
-    setStatus: family.setStatus,
-    deadlineMs: (ctx, server) => waitDeadlineMs(deadlineOf(options), callClient(ctx, server.server)),
-  });
-  const questions = questionsFor(options, registry, app.answerer(), messaging, log);
+  const features = makeFeatures(options, id, registry, changed, log);
   registry.on('added', () => changed(WORK_URI));
   registry.on('finished', () => changed(WORK_URI));
-  const modernQuestionTool = new ModernQuestionTool(questions);
-  const parts: Parts = { options, family, messaging, questions, modernQuestionTool, app, registry, servers, log };
+  const parts: Parts = { options, id, features, registry, servers };
   return {
     registry,
     family: options.family,
@@ -285,15 +306,13 @@ export function createConversation(options: ConversationOptions): Conversation {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    listState,
+    listState: features.tasks.listState,
     work: () => plainEntries(registry),
-    endQuestions: questions.endQuestions,
-    hasOpenQuestions: () => questions.openQuestions() > 0,
+    endQuestions: features.questions.endQuestions,
+    hasOpenQuestions: () => features.questions.hasOpenQuestions(),
     async close(reason: string) {
-      family.stop();
-      messaging.close();
+      for (const feature of features.all) feature.close(reason);
       list?.release();
-      questions.endQuestions(reason);
       // Let the withdrawn calls send their results before the transports go.
       await new Promise((resolve) => setImmediate(resolve));
       await Promise.all([...servers.keys()].map((server) => server.close().catch(() => {})));

@@ -4,7 +4,7 @@
  * checked as an agent name (the rules of a list id). 2025 era: read at initialize, for the
  * session; 2026 era: per request. The server's `--agent` beats it.
  */
-import { agentNameProblem } from '../conversation/agent-name.js';
+import { agentNameProblem } from '../agent-name.js';
 import { nameFromHeader } from './list-header.js';
 
 /** The header a client names its agent with (ignored when the server has --agent). */

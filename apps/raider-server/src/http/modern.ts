@@ -11,10 +11,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type NodeMcpRequestHandler, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
-import { envelopeCapabilities } from '../board/board-app.js';
-import { responseAnswer } from '../conversation/answer-watch.js';
 import type { Conversation } from '../conversation/conversation.js';
+import { envelopeCapabilities } from '../conversation/envelope.js';
 import type { Logger } from '../log.js';
+import { responseAnswer } from '../transport/answer-watch.js';
 
 /** One list's 2026-era serving: its conversation and the SDK handler that makes a server per request. */
 export interface ModernList {

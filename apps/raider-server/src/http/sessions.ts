@@ -8,10 +8,10 @@ import {
   NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport,
   type StreamableHTTPServerTransportOptions,
 } from '@modelcontextprotocol/node';
-import { SessionAnswers } from '../conversation/answer-watch.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { Logger } from '../log.js';
-import { guardToolCalls } from '../transport-tap.js';
+import { SessionAnswers } from '../transport/answer-watch.js';
+import { guardToolCalls } from '../transport/transport-tap.js';
 
 /** One MCP session over HTTP. */
 export interface Session {

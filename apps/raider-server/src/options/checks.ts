@@ -5,8 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { claudeTaskFolder, listFolderName } from '@raider/file-store';
-import { agentNameProblem } from '../conversation/agent-name.js';
-import { MIN_STATE_SECRET_LENGTH } from '../conversation/question-state.js';
+import { agentNameProblem } from '../agent-name.js';
 import { OptionsError } from '../errors.js';
 import { FLAGS } from './flag-table.js';
 import type { ServerOptions } from './server-options.js';
@@ -20,6 +19,9 @@ export type FlagValues = Record<string, string | boolean | undefined>;
 
 /** The shortest token taken when the server listens off loopback. */
 const MIN_TOKEN_LENGTH = 16;
+
+/** The shortest --state-secret taken: it is the HMAC key of a question's state, at least 256 bits for the SDK. */
+export const MIN_STATE_SECRET_LENGTH = 32;
 
 /**
  * The checks between settings: HTTP flags without --http, a list id that names no file, a token

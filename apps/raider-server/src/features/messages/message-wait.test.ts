@@ -3,7 +3,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { memoryMessageStore } from '@raider/tasks-registry';
 import { describe, expect, it } from 'vitest';
-import { silent } from '../log.js';
+import { silent } from '../../log.js';
 import { waitForMessages } from './message-wait.js';
 
 const context = (signal = new AbortController().signal) =>

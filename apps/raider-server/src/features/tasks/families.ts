@@ -14,9 +14,9 @@ import {
   TodoWriteTool,
   type ToolRegistrar,
 } from '@raider/todo-tools/v2';
-import type { ListHandle } from '../lists/list-handle.js';
-import type { Logger } from '../log.js';
-import type { Family } from '../types.js';
+import type { ListHandle } from '../../lists/list-handle.js';
+import type { Logger } from '../../log.js';
+import type { Family } from '../../types.js';
 
 /** Which tools beside the family's own, and how they present their results (see the server's options). */
 export interface FamilyTools {

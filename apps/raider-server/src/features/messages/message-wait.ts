@@ -7,11 +7,11 @@ import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { received } from '@raider/kit/received';
 import type { MessageDelivery, MessageStore } from '@raider/tasks-registry';
 import type { ToolCallResult } from '@raider/todo-tools/v2';
-import type { Logger } from '../log.js';
-import type { AnswerWatch } from './answer-watch.js';
+import { callClient, type WaitDeadlineSettings, waitDeadlineMs } from '../../conversation/wait-deadline.js';
+import type { Logger } from '../../log.js';
+import type { AnswerWatch } from '../../transport/answer-watch.js';
 import { deliveryText, NO_MESSAGES_YET } from './message-texts.js';
 import { MAX_WAIT_SECONDS, refusal, text, unknownArgument } from './message-tools.js';
-import { callClient, type WaitDeadlineSettings, waitDeadlineMs } from './wait-deadline.js';
 
 /** How long a take reserves what it takes: time enough to hand the answer on. */
 export const DELIVERY_LEASE_MS = 30_000;

@@ -12,18 +12,17 @@ import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { oneLine } from '@raider/kit/shown-text';
 import { type MessageStore, memoryMessageStore, notificationText, type StoredMessage } from '@raider/tasks-registry';
 import type { ToolCallResult, ToolRegistrar } from '@raider/todo-tools/v2';
-import { type ConversationInboxes, registerInboxes } from '../board/conversation-inboxes.js';
-import type { ListHandle } from '../lists/list-handle.js';
-import type { Logger } from '../log.js';
-import type { Names } from '../types.js';
-import type { AnswerWatch } from './answer-watch.js';
+import { type ConversationInboxes, registerInboxes } from '../../board/conversation-inboxes.js';
+import type { Caller, Feature, FeatureServer } from '../../conversation/feature.js';
+import type { WaitDeadlineSettings } from '../../conversation/wait-deadline.js';
+import type { ListHandle } from '../../lists/list-handle.js';
+import type { Logger } from '../../log.js';
+import type { Names } from '../../types.js';
 import { sendMessage } from './message-send.js';
 import { answeredSummary } from './message-texts.js';
 import { mountMessageTools, refusal, sendProblem, toolNames } from './message-tools.js';
 import { waitForMessages } from './message-wait.js';
-import type { OpenQuestion } from './open-questions.js';
 import { Roster } from './roster.js';
-import type { WaitDeadlineSettings } from './wait-deadline.js';
 import { callingAgent, type ObservedTasks, observeTasks } from './wake-ups.js';
 
 export { sendFailure } from './message-send.js';
@@ -35,14 +34,6 @@ export const MESSAGES_URI = 'raider://messages';
 
 /** The most agents one conversation watches for raider://messages (the 2026 era serves many per list). */
 const MAX_WATCHED_AGENTS = 1_000;
-
-/** Who a server serves and how it learns that an answer was written (per connection or request). */
-export interface Caller {
-  /** The agent a request or session names (X-Raider-Agent); `--agent` beats it. */
-  agent?: string | undefined;
-  /** Word of written answers: done only then. Without it (embedded use) a delivery is done as its answer is returned. */
-  answers?: AnswerWatch | undefined;
-}
 
 /** What a conversation's messaging is made of. */
 export interface MessagingOptions {
@@ -66,34 +57,22 @@ export interface MessagingOptions {
   log: Logger;
 }
 
-/** The messaging of one conversation. */
-export interface Messaging {
-  /** `list` for the family to be mounted on, its task store observed for wake-ups when a team may use it. */
-  observe(list: ListHandle | undefined): ListHandle | undefined;
-  /** The agent a server for `caller` serves, or undefined when the messaging tools are not mounted on it. */
-  agentFor(caller: Caller | undefined): string | undefined;
-  /** `registrar` with each call of the family's tools run as `agent`, answering once its wake-ups were sent. */
-  registrar(registrar: ToolRegistrar, caller: Caller | undefined): ToolRegistrar;
-  /** Mounts send_message, wait_for_messages and raider://messages for the caller's agent on `server`. */
-  mount(server: McpServer, caller: Caller | undefined, resources: ResourceHooks): void;
-  /** Tells the agent that asked `question` (when one is named and messaging is on) that it was answered. */
-  tellAnswered(question: OpenQuestion): void;
-  /** Stops the watches (the conversation ends). */
-  close(): void;
+/** A question answered while the agent that asked it waited on nothing (the questions feature tells of it). */
+export interface AnsweredQuestion {
+  /** Its id, `ask_3`. */
+  readonly id: string;
+  readonly question: string;
+  /** The agent that asked it, if it named one. */
+  readonly agent: string | undefined;
 }
 
-/** What `registerResources` hands back: a reader for a new URI. */
-export interface ResourceHooks {
-  addReader(uri: string, read: () => Promise<{ contents: { uri: string; mimeType: string; text: string }[] }>): void;
-}
-
-/** Makes the messaging of one conversation. */
-export function createMessaging(options: MessagingOptions): Messaging {
-  return new ConversationMessaging(options);
-}
-
-/** The messaging of one conversation: its agents, their inboxes on the list, the tools and wake-ups. */
-class ConversationMessaging implements Messaging {
+/**
+ * The messaging of one conversation, a feature of it: its agents, their inboxes on the list,
+ * send_message, wait_for_messages and raider://messages on each server whose agent is named, and
+ * the wake-ups its task list sends.
+ */
+export class MessagesFeature implements Feature {
+  readonly name = 'messages';
   /** A conversation without a list keeps its own inboxes (a lone agent still has one). */
   private readonly own: MessageStore | undefined;
   private readonly roster: Roster;
@@ -114,12 +93,6 @@ class ConversationMessaging implements Messaging {
 
   /** The list's inboxes, or the conversation's own. */
   readonly store = (): MessageStore => this.options.list?.messages() ?? (this.own as MessageStore);
-
-  agentFor(caller: Caller | undefined): string | undefined {
-    const { options } = this;
-    if (!options.team && options.agent === undefined && caller?.agent === undefined) return undefined;
-    return options.agent ?? caller?.agent ?? options.conversationId;
-  }
 
   /** Notes `agent` as served here (it connected as itself): on the list's roster, its inbox watched for raider://messages. */
   private serve(agent: string): void {
@@ -181,6 +154,7 @@ class ConversationMessaging implements Messaging {
     };
   }
 
+  /** `list` for the family to be mounted on, its task store observed for wake-ups when a team may use it. */
   observe(list: ListHandle | undefined): ListHandle | undefined {
     if (!list || !(this.serving || this.options.namedAgents)) return list;
     const tasks = observeTasks(list.tasks(), {
@@ -194,11 +168,12 @@ class ConversationMessaging implements Messaging {
     });
   }
 
-  tellAnswered(question: OpenQuestion): void {
-    if (question.opener.agent === undefined || !this.serving) return;
+  /** Tells the agent that asked `question` (when one is named and messaging is on) that it was answered. */
+  tellAnswered(question: AnsweredQuestion): void {
+    if (question.agent === undefined || !this.serving) return;
     this.store()
       .send({
-        to: question.opener.agent,
+        to: question.agent,
         text: notificationText({ taskId: question.id, status: 'completed', summary: answeredSummary(question) }),
         notification: true,
         about: question.id,
@@ -206,13 +181,13 @@ class ConversationMessaging implements Messaging {
       })
       .catch((error: unknown) => {
         this.options.log.warn(
-          `the answer of ${question.id} could not be announced to ${question.opener.agent}: ${(error as Error).message}`,
+          `the answer of ${question.id} could not be announced to ${question.agent}: ${(error as Error).message}`,
         );
       });
   }
 
-  registrar(registrar: ToolRegistrar, caller: Caller | undefined): ToolRegistrar {
-    const agent = this.agentFor(caller);
+  /** `registrar` with each call of the family's tools run as `agent`, answering once its wake-ups were sent. */
+  registrar(registrar: ToolRegistrar, agent: string | undefined): ToolRegistrar {
     const observed = this.observed;
     // Nothing to add for a server with no agent on a list nobody announces: the family's own calls.
     if (agent === undefined && observed === undefined) return registrar;
@@ -229,9 +204,16 @@ class ConversationMessaging implements Messaging {
     };
   }
 
-  mount(server: McpServer, caller: Caller | undefined, resources: ResourceHooks): void {
-    const agent = this.agentFor(caller);
+  /** Mounts send_message, wait_for_messages and raider://messages for the server's agent, when it has one. */
+  register(server: FeatureServer): void {
+    const { agent, caller, resources } = server;
     if (agent === undefined) return;
+    this.mountFor(server.mcp, agent, caller);
+    resources.addReader(MESSAGES_URI, () => this.read(agent));
+  }
+
+  /** The tools and raider://messages for `agent` on `server`. */
+  private mountFor(server: McpServer, agent: string, caller: Caller | undefined): void {
     this.serve(agent);
     // An agent's own calls make sure it is on the roster first: once one answered, every server
     // on the list finds it there (its connection's note may still be on its way).
@@ -245,18 +227,6 @@ class ConversationMessaging implements Messaging {
         return this.wait(agent, args, ctx, caller, server);
       },
     });
-    const read = async () => {
-      const waiting: StoredMessage[] = await this.store().peek(agent);
-      return {
-        contents: [
-          {
-            uri: MESSAGES_URI,
-            mimeType: 'application/json',
-            text: JSON.stringify({ agent, messages: waiting }, null, 2),
-          },
-        ],
-      };
-    };
     server.registerResource(
       'messages',
       MESSAGES_URI,
@@ -265,11 +235,25 @@ class ConversationMessaging implements Messaging {
         description: `What waits for "${oneLine(agent)}" in its inbox on this list (messages and notifications not taken yet).`,
         mimeType: 'application/json',
       },
-      read,
+      () => this.read(agent),
     );
-    resources.addReader(MESSAGES_URI, read);
   }
 
+  /** raider://messages for `agent`: what waits in its inbox, peeked. */
+  private async read(agent: string) {
+    const waiting: StoredMessage[] = await this.store().peek(agent);
+    return {
+      contents: [
+        {
+          uri: MESSAGES_URI,
+          mimeType: 'application/json',
+          text: JSON.stringify({ agent, messages: waiting }, null, 2),
+        },
+      ],
+    };
+  }
+
+  /** Stops the watches (the conversation ends). */
   close(): void {
     for (const stop of this.watched.values()) stop();
     this.watched.clear();

@@ -3,8 +3,8 @@
 // answered; a line past the size bound is handed to the SDK's reader to refuse as before.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { TooDeepAnswer } from '../message-depth.js';
 import { LineGate } from './line-gate.js';
-import type { TooDeepAnswer } from './message-depth.js';
 
 const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 

@@ -20,7 +20,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { oneLine } from '@raider/kit/shown-text';
 import { type EndStatus, type MessageStore, notificationText, type OutgoingMessage } from '@raider/tasks-registry';
 import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from '@raider/todo-tools/v2';
-import type { Logger } from '../log.js';
+import type { Logger } from '../../log.js';
 
 /** The agent whose tool call is running (set around the family's handlers; read by `observe`). */
 export const callingAgent = new AsyncLocalStorage<string>();

@@ -6,9 +6,9 @@ import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { received } from '@raider/kit/received';
 import { oneLine } from '@raider/kit/shown-text';
 import type { ToolCallResult } from '@raider/todo-tools/v2';
-import type { Names } from '../types.js';
-import { agentNameProblem, EVERYONE } from './agent-name.js';
-import { withProgress } from './progress.js';
+import { agentNameProblem, EVERYONE } from '../../agent-name.js';
+import { withProgress } from '../../conversation/progress.js';
+import type { Names } from '../../types.js';
 
 /** The longest wait_for_messages waits, and its default, in seconds (under Claude Code's 120 s auto-background). */
 export const MAX_WAIT_SECONDS = 50;

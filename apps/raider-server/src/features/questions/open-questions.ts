@@ -13,7 +13,7 @@
  */
 import { AskError, type Asker } from '@raider/ask-tools/v2';
 import type { TaskRegistry } from '@raider/tasks-registry';
-import type { Logger } from '../log.js';
+import type { Logger } from '../../log.js';
 
 /** Where a question stands. */
 export type QuestionState = 'open' | 'answered' | 'ended' | 'expired';

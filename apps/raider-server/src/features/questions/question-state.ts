@@ -7,9 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
 import type { QuestionState } from '@raider/ask-tools/v2';
 
-/** The shortest secret taken: the SDK's HMAC key is at least 256 bits. */
-export const MIN_STATE_SECRET_LENGTH = 32;
-
 /** Made once: the key of a process that was given none. */
 const processKey = randomBytes(32);
 const codecs = new Map<string, RequestStateCodec<QuestionState>>();

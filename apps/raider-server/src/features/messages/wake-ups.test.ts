@@ -5,7 +5,7 @@
 import { HOSTILE_STRINGS } from '@raider/kit/hostile-strings';
 import type { TaskRecord } from '@raider/todo-tools/v2';
 import { describe, expect, it } from 'vitest';
-import { wakeUpText } from '../../test/wake-up-text.js';
+import { wakeUpText } from '../../../test/wake-up-text.js';
 import { WAKE_UP_KINDS, type WakeUp, wakeUpMessage, wakeUpsOf } from './wake-ups.js';
 
 const task = (id: string, fields: Partial<TaskRecord> = {}): TaskRecord => ({

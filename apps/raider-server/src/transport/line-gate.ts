@@ -4,7 +4,7 @@
  * validates it with zod in one step, so the line's text is the one place a message can be
  * measured before anything walks it.
  */
-import { type TooDeepAnswer, tooDeepAnswer } from './message-depth.js';
+import { type TooDeepAnswer, tooDeepAnswer } from '../message-depth.js';
 
 const NEWLINE = 0x0a;
 

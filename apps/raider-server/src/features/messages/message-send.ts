@@ -8,7 +8,7 @@
 import { oneLine } from '@raider/kit/shown-text';
 import { MessageLimitError, type MessageStore } from '@raider/tasks-registry';
 import type { ToolCallResult } from '@raider/todo-tools/v2';
-import { EVERYONE } from './agent-name.js';
+import { EVERYONE } from '../../agent-name.js';
 import { sentTo, sentToAgents } from './message-texts.js';
 import { refusal, text } from './message-tools.js';
 import { unseenAgentProblem } from './unseen-agent.js';

@@ -7,26 +7,19 @@
  * task tools' own checks; an unknown task is an error there) and `board_answer` (answers an open question, as the web board does).
  * A client without the extension sees none of it: the tools and the resource are not registered,
  * and task_list carries no `_meta`. A 2025-era client announces the extension at initialize; a
- * 2026-era one in each request's envelope (`envelopeCapabilities`, `offerOnAnnouncement`).
+ * 2026-era one in each request's envelope (apps-rendered.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type CallToolResult,
-  CLIENT_CAPABILITIES_META_KEY,
-  isJSONRPCRequest,
-  type McpServer,
-  type RegisteredTool,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
 import type { Answerer } from '@raider/ask-tools/v2';
 import { received } from '@raider/kit/received';
 import { z } from 'zod';
-import type { AppState } from '../../board-app/app-state.js';
-import type { Family } from '../types.js';
-import { boardTasks } from './board.js';
-import { type PendingQuestion, pageAsker, replyToQuestion } from './pending-question.js';
-import { PACKAGE_DIR } from './routes.js';
+import type { AppState } from '../../../board-app/app-state.js';
+import { boardTasks } from '../../board/board.js';
+import { type PendingQuestion, pageAsker, replyToQuestion } from '../../board/pending-question.js';
+import { PACKAGE_DIR } from '../../board/routes.js';
+import type { Family } from '../../types.js';
 
 /** The app's resource. */
 export const BOARD_APP_URI = 'ui://raider/board';
@@ -47,39 +40,6 @@ export function rendersApps(capabilities: unknown): boolean {
   const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
   const ui = extensions?.[UI_EXTENSION] as { mimeTypes?: unknown } | undefined;
   return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(APP_MIME_TYPE);
-}
-
-/**
- * The client capabilities a 2026-era request declares in its `_meta` envelope
- * (`io.modelcontextprotocol/clientCapabilities`), read from the parsed JSON-RPC message; undefined
- * for anything else (a 2025-era request, a notification, a malformed body).
- */
-export function envelopeCapabilities(message: unknown): unknown {
-  const params = (message as { params?: unknown } | null | undefined)?.params;
-  return (params as { _meta?: Record<string, unknown> } | null | undefined)?._meta?.[CLIENT_CAPABILITIES_META_KEY];
-}
-
-/**
- * Calls `offer` once, for the first request `server` receives whose envelope announces MCP Apps:
- * for a 2026-era server made before any request and kept for a connection (stdio, where
- * `serveStdio` pins one). It runs as the request arrives, before the SDK handles it, so that
- * request (a tools/list, say) already sees the app; the later registrations reach the client as
- * tools/list_changed on its `subscriptions/listen` streams. Until then the check is one look at
- * each incoming request's `_meta`; after it, nothing.
- */
-export function offerOnAnnouncement(server: McpServer, offer: () => void): void {
-  const connect = server.connect.bind(server);
-  server.connect = async (transport) => {
-    await connect(transport);
-    const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if (isJSONRPCRequest(message) && rendersApps(envelopeCapabilities(message))) {
-        transport.onmessage = deliver;
-        offer();
-      }
-      deliver?.(message, extra);
-    };
-  };
 }
 
 let html: string | undefined;

@@ -12,10 +12,8 @@
  * connected here.
  */
 import type { MessageStore } from '@raider/tasks-registry';
-import type { Logger } from '../log.js';
-
-/** The inbox that holds a list's roster. */
-export const ROSTER_INBOX = 'raider/agents';
+import { ROSTER_INBOX } from '../../agent-name.js';
+import type { Logger } from '../../log.js';
 
 /** How old an agent's entry may be before a new one is written for it, in ms. */
 const REFRESH_MS = 24 * 3600 * 1000;

@@ -7,7 +7,7 @@
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { received } from '@raider/kit/received';
-import type { AnswerWatch } from './conversation/answer-watch.js';
+import type { AnswerWatch } from './answer-watch.js';
 
 /** How long an answer may still be written after its call's signal aborted. */
 const ANSWER_GRACE_MS = 2_000;

@@ -20,8 +20,9 @@ import {
 import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } from '@raider/ask-tools/v2';
 import { received } from '@raider/kit/received';
 import type { TaskRegistry } from '@raider/tasks-registry';
-import type { Logger } from '../log.js';
-import type { Names } from '../types.js';
+import { callClient, type WaitDeadlineSettings, waitDeadlineMs } from '../../conversation/wait-deadline.js';
+import type { Logger } from '../../log.js';
+import type { Names } from '../../types.js';
 import {
   deskOf,
   expiredText,
@@ -33,7 +34,6 @@ import {
 } from './open-questions.js';
 import { questionStateCodec } from './question-state.js';
 import { RESUME_ID, resumable } from './resumable-schema.js';
-import { callClient, type WaitDeadlineSettings, waitDeadlineMs } from './wait-deadline.js';
 
 /** What the question tool is mounted with. */
 export interface QuestionOptions {

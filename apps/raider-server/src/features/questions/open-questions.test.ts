@@ -4,7 +4,7 @@
 import { AskError, type Asker } from '@raider/ask-tools/v2';
 import { TaskRegistry } from '@raider/tasks-registry';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { silent } from '../log.js';
+import { silent } from '../../log.js';
 import { deskOf, type OpenQuestion, QuestionDesk, type QuestionOpener } from './open-questions.js';
 
 afterEach(() => {

@@ -7,14 +7,14 @@
 import { homedir } from 'node:os';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { claudeListId, claudeTaskFolder } from '@raider/file-store';
-import { type Conversation, createConversation, settingsOf } from './conversation/conversation.js';
-import { claudeSessionList } from './lists/claude-session-list.js';
-import { listFor } from './lists/list-for.js';
-import { closePostgresLists } from './lists/postgres-lists.js';
-import { projectListId } from './lists/project-list.js';
-import { type Logger, silent } from './log.js';
-import type { ServerOptions } from './options.js';
-import { SHUTDOWN_GRACE_MS } from './shutdown.js';
+import { type Conversation, createConversation, settingsOf } from '../conversation/conversation.js';
+import { claudeSessionList } from '../lists/claude-session-list.js';
+import { listFor } from '../lists/list-for.js';
+import { closePostgresLists } from '../lists/postgres-lists.js';
+import { projectListId } from '../lists/project-list.js';
+import { type Logger, silent } from '../log.js';
+import type { ServerOptions } from '../options.js';
+import { SHUTDOWN_GRACE_MS } from '../shutdown.js';
 import { RaiderStdioTransport } from './stdio-transport.js';
 import { tapTransport } from './transport-tap.js';
 

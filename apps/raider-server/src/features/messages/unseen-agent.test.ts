@@ -3,7 +3,7 @@
 import { HOSTILE_STRINGS } from '@raider/kit/hostile-strings';
 import { received } from '@raider/kit/received';
 import { describe, expect, it } from 'vitest';
-import { agentNameProblem } from './agent-name.js';
+import { agentNameProblem } from '../../agent-name.js';
 import { editDistance, editsAllowed, MAX_NAMES_SHOWN, nearestNames, unseenAgentProblem } from './unseen-agent.js';
 
 // Line breaks of every kind, other controls, bidi controls: none may reach the refusal raw.

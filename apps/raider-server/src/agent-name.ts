@@ -4,12 +4,20 @@
  * conversation's own id. A name follows the rules of a list id (`listFolderName`: no path
  * separators, NUL, `.` or `..`, at most 200 characters, a folder name that fits), so no name can
  * play tricks with a path, and `*` is not a name: it is what `send_message` broadcasts with.
+ * Here, not in the messages feature, because the command line, the HTTP headers and the board
+ * check or use these names too, and none of them may import a feature.
  */
 import { ListIdError, listFolderName } from '@raider/file-store';
 import { received } from '@raider/kit/received';
 
 /** What `send_message` takes in `to` for every other agent of the list. */
 export const EVERYONE = '*';
+
+/**
+ * The inbox that holds a list's roster (features/messages/roster.ts), which the board watches too:
+ * a name no agent can have, since it holds a `/`.
+ */
+export const ROSTER_INBOX = 'raider/agents';
 
 /**
  * Why `name` is not an agent's name (one line: what was expected, what was received), or
