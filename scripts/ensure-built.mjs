@@ -73,27 +73,37 @@ function builtAt(dir) {
   return Math.max(statSync(dist).mtimeMs, ...filesBelow(dist).map(({ stat }) => stat.mtimeMs));
 }
 
+/** The most recently modified of `files` (each with its stat), or undefined for none. */
+const latestOf = (files) =>
+  files.reduce((latest, file) => (file.stat.mtimeMs > (latest?.stat.mtimeMs ?? 0) ? file : latest), undefined);
+
+/** The newest file of `entries`' sources (their folders minus what is not an input), or undefined. */
+const newestSource = (entries) =>
+  latestOf(entries.flatMap((entry) => filesBelow(entry.dir, (path) => !notInput.test(path))));
+
 /**
  * The build of the package in `packageDir` and of the workspace packages it uses, as they are now:
  * its `name`; `chain`, the folders of those that have a build of their own; `missing`, the names of
- * those whose dist/ is missing; `newerSource`, the path (from `root`) of the newest source when it
- * is newer than the oldest of their builds, else undefined. The packages without a build of their
- * own count as sources (the internal kit, bundled into each build that uses it). `root` is the
- * workspace, by default the folder two levels above `packageDir`; the other functions take it too.
+ * those whose dist/ is missing; `newerSource`, the path (from `root`) of a source newer than the
+ * build made from it, else undefined. Each build is made from its package's own sources and those
+ * of the packages it reaches that have no build of their own (the internal kit, bundled into it);
+ * a package it uses through its build is not one of them (a newer build of a dependency does not
+ * make it stale). `root` is the workspace, by default the folder two levels above `packageDir`;
+ * the other functions take it too.
  */
 export function buildState(packageDir, { root = workspaceOf(packageDir) } = {}) {
-  const reached = withWorkspaceDependencies(resolve(packageDir), workspacePackages(root));
+  const all = workspacePackages(root);
+  const reached = withWorkspaceDependencies(resolve(packageDir), all);
   const withBuild = reached.filter((entry) => entry.manifest.scripts?.build);
   const builds = withBuild.map((entry) => builtAt(entry.dir));
   const missing = withBuild.filter((_, index) => builds[index] === 0).map((entry) => entry.manifest.name);
-  const sources = reached.flatMap((entry) => filesBelow(entry.dir, (path) => !notInput.test(path)));
-  const newest = sources.reduce(
-    (latest, file) => (file.stat.mtimeMs > (latest?.stat.mtimeMs ?? 0) ? file : latest),
-    undefined,
-  );
-  const oldestBuild = Math.min(...builds);
-  const newerSource =
-    newest && builds.length > 0 && newest.stat.mtimeMs > oldestBuild ? relative(root, newest.path) : undefined;
+  const newer = withBuild.flatMap((entry, index) => {
+    const bundled = withWorkspaceDependencies(entry.dir, all).filter((used) => !used.manifest.scripts?.build);
+    const newest = newestSource([entry, ...bundled]);
+    return newest && newest.stat.mtimeMs > builds[index] ? [newest] : [];
+  });
+  const newest = latestOf(newer);
+  const newerSource = newest ? relative(root, newest.path) : undefined;
   return { name: reached[0]?.manifest.name, chain: withBuild.map((entry) => entry.dir), missing, newerSource };
 }
 

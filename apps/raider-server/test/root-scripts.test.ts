@@ -165,6 +165,15 @@ describe('one build per test run (scripts/ensure-built.mjs)', () => {
     expect(ensureBuilt(folder('a'), { whenStale: true, refuse: true })).toBe(false);
   });
 
+  it('a build newer than its own sources is current, though a package it uses was built before them', () => {
+    // turbo rebuilt @t/a after its change and left @t/b's build (a cache hit) as it was.
+    const at = (ago: number) => new Date(Date.now() - ago);
+    utimesSync(join(folder('a'), 'src', 'index.ts'), at(20_000), at(20_000));
+    utimesSync(join(folder('a'), 'dist', 'index.js'), at(10_000), at(10_000));
+    expect(buildState(folder('a')).newerSource).toBeUndefined();
+    expect(ensureBuilt(folder('a'), { whenStale: true, refuse: true })).toBe(false);
+  });
+
   it('a source newer than the build inside a run: refused, naming the source; the build is left as it was', () => {
     const before = buildPrint(folder('a'));
     expect([...before.keys()]).toEqual(['packages/a/dist/index.js', 'packages/b/dist/index.js']);
