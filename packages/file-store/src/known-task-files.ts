@@ -9,8 +9,12 @@ import type { TaskRecord } from '@raider/todo-tools';
 import { readRegular } from './regular-file.js';
 import { keysOf, parseTaskFile, type RecordKeys } from './task-file.js';
 
-/** How many task files a whole read has open at once (libuv's thread pool runs 4 calls at a time). */
-const READS_AT_ONCE = 8;
+/**
+ * How many task files a whole read has open at once: each file is four calls of the thread pool
+ * (open, fstat, read, close), so one at a time a read waits on every hand-over; measured on 10 000
+ * files on 2 busy cores, 32 at once took 0.6 to 1.0 times as long as 8, and 64 gained little more.
+ */
+const READS_AT_ONCE = 32;
 
 /** What reading one task file gave: its content (undefined: no such file), or the error. */
 export type Fetched = { content: Awaited<ReturnType<typeof readRegular>> } | { error: unknown };

@@ -108,7 +108,8 @@ export class TaskFolderReads {
       if (record) put.push(record);
       else removed.push(id);
     }
-    return { seq: this.journal.seq, put, removed, highWaterMark: await this.highWaterMark(underLock) };
+    // Under the lock the mark was read fresh just now (createdElsewhere): one read of the file a call.
+    return { seq: this.journal.seq, put, removed, highWaterMark: await this.highWaterMark() };
   }
 
   /**

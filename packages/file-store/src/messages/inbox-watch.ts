@@ -7,9 +7,15 @@
  * (`.messages`, the list folder) is watched for the next one down; when neither exists, or fs.watch
  * cannot be had (no watches left, a file system without events), the inbox is polled instead: its
  * folder's version looked at every `POLL_MS`. Nothing here makes a folder.
+ *
+ * What each event asks of the disk (is the file it names there?) is asked off the event loop.
+ * Starting a watch looks at the folder synchronously (is it there, what leases does it hold), as
+ * does the poll: once per watch begun or folder made, and twice a second only where fs.watch
+ * cannot be had, never once per message.
  */
 import { existsSync, type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
 import { basename, join } from 'node:path';
+import { exists } from '../disk.js';
 import { FolderWaiting } from '../folder-waiting.js';
 import { messageEntry, sendingId } from './message-file.js';
 
@@ -56,6 +62,8 @@ export class InboxWatch {
   private lapseAt = Number.POSITIVE_INFINITY;
   /** True when the folder held a message a take may have at its last listing (noteLeases). */
   private holdsMessage = false;
+  /** Counts the stops: a look begun before one does not touch what the watch knows after it. */
+  private generation = 0;
 
   /**
    * @param inbox the inbox folder
@@ -94,6 +102,7 @@ export class InboxWatch {
   }
 
   private stop(): void {
+    this.generation += 1;
     this.watcher?.close();
     this.watcher = undefined;
     this.waiting.stop();
@@ -242,11 +251,26 @@ export class InboxWatch {
       const entry = messageEntry(name);
       if (!entry) return; // A temporary file, one moved aside, the lock: the link or rename that matters names its file.
       if (entry.until === undefined) this.seenNames.add(name);
-      else if (existsSync(join(this.inbox, name))) this.noteLease(name);
-      else this.leases.delete(name);
-      this.scheduleLapse();
+      else this.lookAtLease(name);
     }
     this.scheduleFlush();
+  }
+
+  /** Notes the lease `name` if it is there (a take's), forgets it if not (settled); off the event loop. */
+  private lookAtLease(name: string): void {
+    const generation = this.generation;
+    void exists(join(this.inbox, name)).then((there) => {
+      if (generation !== this.generation) return;
+      if (there) this.noteLease(name);
+      else this.leases.delete(name);
+      this.scheduleLapse();
+    });
+  }
+
+  /** True when one of the files `names` of the inbox is there. */
+  private async anyThere(names: readonly string[]): Promise<boolean> {
+    for (const name of names) if (await exists(join(this.inbox, name))) return true;
+    return false;
   }
 
   private scheduleFlush(): void {
@@ -256,14 +280,19 @@ export class InboxWatch {
     setImmediate(() => this.flush());
   }
 
-  /** Calls the listeners when a message came (a name seen that exists: not one a take renamed away). */
+  /**
+   * Calls the listeners when a message came (a name seen that exists: not one a take renamed away),
+   * the names looked at off the event loop.
+   */
   private flush(): void {
     this.flushing = false;
-    let arrived = this.wakeAll;
-    for (const name of this.seenNames) if (!arrived && existsSync(join(this.inbox, name))) arrived = true;
+    const wakeAll = this.wakeAll;
+    const names = [...this.seenNames];
     this.seenNames.clear();
     this.wakeAll = false;
-    if (arrived) for (const listener of [...this.listeners]) if (this.listeners.has(listener)) call(listener);
+    void (wakeAll ? Promise.resolve(true) : this.anyThere(names)).then((arrived) => {
+      if (arrived) for (const listener of [...this.listeners]) if (this.listeners.has(listener)) call(listener);
+    });
   }
 
   /** Sets the timer of the first lease to end. */
@@ -282,12 +311,19 @@ export class InboxWatch {
     this.lapseTimer = undefined;
     this.lapseAt = Number.POSITIVE_INFINITY;
     const now = Date.now();
+    const ended: string[] = [];
     for (const [name, until] of this.leases) {
       if (until > now) continue;
       this.leases.delete(name);
-      if (existsSync(join(this.inbox, name))) this.wakeAll = true;
+      ended.push(name);
     }
     this.scheduleLapse();
-    if (this.wakeAll) this.scheduleFlush();
+    if (!ended.length) return;
+    const generation = this.generation;
+    void this.anyThere(ended).then((there) => {
+      if (!there || generation !== this.generation) return;
+      this.wakeAll = true;
+      this.scheduleFlush();
+    });
   }
 }
