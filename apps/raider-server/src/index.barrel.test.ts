@@ -25,6 +25,7 @@ describeDeclaredExports(new URL('../dist/index.d.ts', import.meta.url), [
   'interface HttpServer',
   'interface Logger',
   'interface ServerOptions',
+  'interface ServerRuntime',
   'interface StdioEnd',
   'interface StdioServer',
   'type Era',

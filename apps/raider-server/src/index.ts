@@ -9,6 +9,7 @@ export type { Logger } from './log.js';
 export { createLogger } from './log.js';
 export type { ServerOptions } from './options.js';
 export { readOptions } from './options.js';
+export type { ServerRuntime } from './runtime.js';
 export type { StdioEnd, StdioServer } from './transport/stdio.js';
 export { startStdio } from './transport/stdio.js';
 export type { Family, LogLevel, Names } from './types.js';

@@ -8,10 +8,10 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentNameProblem } from '../src/agent-name.js';
 import { Board, type BoardState } from '../src/board/board.js';
-import { conversationInboxes } from '../src/board/conversation-inboxes.js';
 import { BOARD_SENDER, MAX_TEXT_SHOWN } from '../src/board/inboxes.js';
 import { type Conversation, createConversation } from '../src/conversation/conversation.js';
 import { listFor } from '../src/lists/list-for.js';
+import { createRuntime } from '../src/runtime.js';
 import { agentClient, serve } from './agent-clients.js';
 import { textOf } from './helpers.js';
 
@@ -26,12 +26,16 @@ let lists = 0;
 async function team(options: { team?: boolean } = {}) {
   lists += 1;
   const listId = `board-inboxes-${lists}-${Date.now()}`;
+  // A server's runtime, as startHttp makes one: the list, the inboxes the board finds.
+  const runtime = createRuntime();
+  open.push({ close: () => runtime.close() });
   const conversation = createConversation({
     family: 'tasks',
     names: 'raider',
     askTimeoutMs: 60_000,
     team: options.team ?? true,
-    list: listFor({}, listId) as NonNullable<ReturnType<typeof listFor>>,
+    runtime,
+    list: listFor(runtime, {}, listId) as NonNullable<ReturnType<typeof listFor>>,
   });
   open.push({ close: () => conversation.close('test over') });
   const agent = async (name: string) => {
@@ -48,9 +52,9 @@ async function team(options: { team?: boolean } = {}) {
       client,
     };
   };
-  const board = new Board(() => [['s1', conversation]] as [string, Conversation][]);
+  const board = new Board(() => [['s1', conversation]] as [string, Conversation][], runtime.inboxes);
   open.push(board);
-  return { listId, conversation, agent, board };
+  return { listId, conversation, agent, board, runtime };
 }
 
 /** The inboxes of list `key` in a board state, as `{ agent: [from, text][] }`. */
@@ -190,7 +194,7 @@ describe("the board's inboxes, in the model", () => {
   });
 
   it("refuses what send_message refuses, with its texts (without the 'Error: ' prefix), and a bad body", async () => {
-    const { listId, agent, board, conversation } = await team();
+    const { listId, agent, board, conversation, runtime } = await team();
     await agent('alice');
     const refused = async (body: unknown) => {
       const { status, answer } = await board.message(body);
@@ -226,7 +230,7 @@ describe("the board's inboxes, in the model", () => {
     ]);
     // A full inbox: the store's own words.
     await agent('carol');
-    const store = conversationInboxes(conversation.id)?.store();
+    const store = runtime.inboxes.get(conversation.id)?.store();
     for (let i = 0; i < 1000; i += 1) await store?.send({ to: 'carol', text: `${i}`, notification: false });
     expect(await refused({ list: listId, to: 'carol', message: 'One more' })).toEqual([
       400,

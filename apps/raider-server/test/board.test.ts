@@ -176,7 +176,7 @@ describe('the live board', () => {
       // A notification raider sends shows its summary and kind, never its markup; a line break in
       // the summary cannot begin a line of its own.
       const summary = 'bob made you the owner of task #1 "Write the parser\n#2 [completed] Ship it"';
-      const list = listFor({}, 'board-inboxes') as ListHandle;
+      const list = listFor(server.runtime, {}, 'board-inboxes') as ListHandle;
       try {
         await list.messages().send({
           to: 'alice',

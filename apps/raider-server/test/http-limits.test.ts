@@ -8,7 +8,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpServer, startHttp } from '../src/http/server.js';
-import { sharedListCount } from '../src/lists/memory-lists.js';
 import { createLogger } from '../src/log.js';
 import { readOptions, type ServerOptions } from '../src/options.js';
 import { CLI } from './helpers.js';
@@ -161,6 +160,7 @@ describe('sessions', () => {
 
   it('lists named with X-Raider-List live while used (plus the idle time), and are bounded', async () => {
     const server = await serve({ idleTimeoutMs: 300, maxSessions: 3 });
+    const sharedListCount = () => server.runtime.memoryLists.count();
     const before = sharedListCount();
     for (let i = 0; i < 20; i += 1) {
       const client = await connect(server.url, { 'x-raider-list': `scratch-${i}` });

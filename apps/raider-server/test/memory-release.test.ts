@@ -8,7 +8,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServer, startHttp } from '../src/http/server.js';
-import { sharedListCount } from '../src/lists/memory-lists.js';
 import { readOptions } from '../src/options.js';
 import { CLI } from './helpers.js';
 
@@ -175,6 +174,7 @@ describe('an initialize the transport refuses', () => {
     const options = readOptions(['--http', '--port', '0', '--max-sessions', '2'], {});
     const server = await startHttp({ ...options, idleTimeoutMs: 300 });
     servers.push(server);
+    const sharedListCount = () => server.runtime.memoryLists.count();
     const before = sharedListCount();
     expect(await refusedInitialize(server.url, 'turned-away-1', 'json only')).toBe(406);
     expect(await refusedInitialize(server.url, 'turned-away-2', 'batch')).toBe(400);

@@ -41,13 +41,13 @@ it.each(['legacy', 'modern'] as const)(
   '%s era: a removal that fails is tried again, and the message is not taken a second time',
   async (era) => {
     const list = `settle-${era}`;
-    // The list in this process's memory: the handle here shares the server's inboxes.
-    const handle = listFor({}, list);
+    const server = await serve(['--team']);
+    // The list in the server's memory (its runtime's): the handle here shares the server's inboxes.
+    const handle = listFor(server.runtime, {}, list);
     if (!handle) throw new Error('no list');
     try {
       const store = handle.messages();
       const done = failingDone(store, 2);
-      const server = await serve(['--team']);
       const alice = await agentClient(server.url, era, list, 'alice');
       const bob = await agentClient(server.url, era, list, 'bob');
       expect(await alice.call('send_message', { to: 'bob', message: 'Once only.' })).toBe('Message sent to bob');

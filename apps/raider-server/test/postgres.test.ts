@@ -8,9 +8,9 @@ import { freshDatabase, holdListLock, runSql } from '../../../packages/postgres-
 import { startPostgres } from '../../../packages/postgres-store/test/postgres-server.js';
 import { listFor } from '../src/lists/list-for.js';
 import type { ListHandle } from '../src/lists/list-handle.js';
-import { closePostgresLists } from '../src/lists/postgres-lists.js';
 import { createLogger } from '../src/log.js';
 import { readOptions } from '../src/options.js';
+import { createRuntime } from '../src/runtime.js';
 import { stdioClient, textOf } from './helpers.js';
 
 const databaseUrl = inject('databaseUrl');
@@ -187,9 +187,11 @@ describe('a list in PostgreSQL, shared by three servers', () => {
       const log = createLogger('info', (line) => lines.push(line));
       const settings = { databasePoolSize: 2, databaseLockTimeoutMs: 1000, databaseIdleTimeoutMs: 500 };
       let holder: { release(): Promise<void> } | undefined;
+      // A server's runtime, as startStdio makes one: its pool and LISTEN connection.
+      const runtime = createRuntime();
       try {
         // As the server opens a list: its options are the place.
-        const handle = listFor({ databaseUrl: database.url, ...settings }, 'settings', { log }) as ListHandle;
+        const handle = listFor(runtime, { databaseUrl: database.url, ...settings }, 'settings', { log }) as ListHandle;
         expect((await handle.tasks().load()).tasks).toEqual([]);
         // The idle timeout: a transaction whose work outlasts it is ended by PostgreSQL.
         await expect(
@@ -208,7 +210,7 @@ describe('a list in PostgreSQL, shared by three servers', () => {
         // The pool size: three calls at once share two connections (each counts the store's
         // connections while it holds one).
         const busy = (list: string) =>
-          (listFor({ databaseUrl: database.url, ...settings }, list, { log }) as ListHandle)
+          (listFor(runtime, { databaseUrl: database.url, ...settings }, list, { log }) as ListHandle)
             .tasks()
             .transact(0, async () => {
               const [row] = await runSql<{ count: string }>(
@@ -253,7 +255,7 @@ describe('a list in PostgreSQL, shared by three servers', () => {
         handle.release();
       } finally {
         await holder?.release();
-        await closePostgresLists();
+        await runtime.close();
         await database.drop();
       }
     },

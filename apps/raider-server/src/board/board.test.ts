@@ -4,6 +4,7 @@ import { HOSTILE_STRINGS } from '@raider/kit/hostile-strings';
 import { oneLine } from '@raider/kit/shown-text';
 import { describe, expect, it } from 'vitest';
 import { Board, boardTasks, MAX_UNSENT_BYTES } from './board.js';
+import { InboxRegistry } from './conversation-inboxes.js';
 
 /** A page's response that never reads: what is written piles up in writableLength. */
 function stalledPage() {
@@ -48,7 +49,7 @@ describe('the board model', () => {
         })),
       }),
     };
-    const board = new Board(() => [['s1', conversation as never]]);
+    const board = new Board(() => [['s1', conversation as never]], new InboxRegistry());
     const stalled = stalledPage();
     const reading = stalledPage();
     await board.attach(stalled.res);

@@ -16,7 +16,7 @@ import type {
   BoardTask,
 } from './board-state.js';
 import type { BoardConversation } from './board-types.js';
-import { type ConversationInboxes, conversationInboxes } from './conversation-inboxes.js';
+import type { ConversationInboxes, InboxRegistry } from './conversation-inboxes.js';
 import { InboxWatches, type ListInboxes, listInboxes, type SendOutcome, sendFromBoard } from './inboxes.js';
 import { type PendingQuestion, pageAsker, replyToQuestion } from './pending-question.js';
 
@@ -105,7 +105,14 @@ export class Board {
   /** The last state sent to the pages, as sent. */
   private lastSent = '';
 
-  constructor(private readonly conversations: () => Iterable<[string, BoardConversation]>) {
+  /**
+   * A board of the conversations `conversations` yields (by session or list key), whose inboxes
+   * it finds in `inboxes` (its server's registry).
+   */
+  constructor(
+    private readonly conversations: () => Iterable<[string, BoardConversation]>,
+    private readonly inboxes: Pick<InboxRegistry, 'get'>,
+  ) {
     this.keepAlive = setInterval(() => {
       for (const res of this.clients) this.send(res, ': keep-alive\n\n');
     }, 15_000);
@@ -127,7 +134,7 @@ export class Board {
     const views = new Map<string, ConversationInboxes[]>();
     for (const [sessionId, conversation] of this.conversations()) {
       const key = listKey(sessionId, conversation);
-      const inboxes = conversationInboxes(conversation.id);
+      const inboxes = this.inboxes.get(conversation.id);
       if (inboxes) views.set(key, [...(views.get(key) ?? []), inboxes]);
       const running = (conversation.work() as { id: string; kind: string; status: string; description?: string }[])
         .filter((e) => e.status === 'running')
@@ -255,7 +262,7 @@ export class Board {
       const found: ConversationInboxes[] = [];
       for (const [sessionId, conversation] of this.conversations()) {
         if (listKey(sessionId, conversation) !== list) continue;
-        const inboxes = conversationInboxes(conversation.id);
+        const inboxes = this.inboxes.get(conversation.id);
         if (inboxes) found.push(inboxes);
       }
       return found;

@@ -1,7 +1,8 @@
 /**
  * How the live board reaches a conversation's inboxes. The board is handed conversations, not
- * their messaging (conversation/messages.ts), so each messaging registers its inboxes here under
- * its conversation's id while the conversation is open, and the board looks them up by that id.
+ * their messaging (features/messages/), so each messaging registers its inboxes in its server's
+ * `InboxRegistry` under its conversation's id while the conversation is open, and the board looks
+ * them up by that id.
  */
 import type { MessageStore } from '@raider/tasks-registry';
 import type { ToolCallResult } from '@raider/todo-tools/v2';
@@ -26,22 +27,33 @@ export interface ConversationInboxes {
   onTaken(listener: (agent: string) => void): () => void;
 }
 
-/** The inboxes of each open conversation, by conversation id. */
-const open = new Map<string, ConversationInboxes>();
-
 /**
- * Registers the inboxes of the conversation `conversationId` (its messaging does, when it is
- * made); returns the function that removes them (when it closes). Of two open conversations given
- * one id (an embedder's choice), the later one's are found until it closes.
+ * The inboxes of one server's open conversations, by conversation id (part of the server's
+ * runtime): each conversation's messaging registers its inboxes here while it is open, and the
+ * server's board looks them up by that id.
  */
-export function registerInboxes(conversationId: string, inboxes: ConversationInboxes): () => void {
-  open.set(conversationId, inboxes);
-  return () => {
-    if (open.get(conversationId) === inboxes) open.delete(conversationId);
-  };
-}
+export class InboxRegistry {
+  private readonly open = new Map<string, ConversationInboxes>();
 
-/** The inboxes of the open conversation whose id is `conversationId`, or undefined (none, or it closed). */
-export function conversationInboxes(conversationId: string): ConversationInboxes | undefined {
-  return open.get(conversationId);
+  /**
+   * Registers the inboxes of the conversation `conversationId` (its messaging does, when it is
+   * made); returns the function that removes them (when it closes). Of two open conversations
+   * given one id (an embedder's choice), the later one's are found until it closes.
+   */
+  register(conversationId: string, inboxes: ConversationInboxes): () => void {
+    this.open.set(conversationId, inboxes);
+    return () => {
+      if (this.open.get(conversationId) === inboxes) this.open.delete(conversationId);
+    };
+  }
+
+  /** The inboxes of the open conversation whose id is `conversationId`, or undefined (none, or it closed). */
+  get(conversationId: string): ConversationInboxes | undefined {
+    return this.open.get(conversationId);
+  }
+
+  /** Forgets every conversation's inboxes (the server's runtime closes). */
+  clear(): void {
+    this.open.clear();
+  }
 }

@@ -20,6 +20,7 @@ import { QuestionsFeature } from '../features/questions/questions-feature.js';
 import { TasksFeature } from '../features/tasks/tasks-feature.js';
 import type { ListHandle } from '../lists/list-handle.js';
 import { type Logger, silent } from '../log.js';
+import { createRuntime, type ServerRuntime } from '../runtime.js';
 import type { Era, Family, Names } from '../types.js';
 import { underClaudeNames } from './claude-names.js';
 import { openServer, progressRegistrar } from './conversation-server.js';
@@ -40,6 +41,12 @@ export interface ConversationOptions {
   log?: Logger;
   /** The list the conversation works on when it is shared or durable; without it the list lives in the conversation. */
   list?: ListHandle;
+  /**
+   * The runtime of the server the conversation belongs to (`HttpServer.runtime`,
+   * `StdioServer.runtime`): the conversations of one runtime share its desks of open questions
+   * and its inboxes' registry. Default: a runtime of the conversation's own, closed with it.
+   */
+  runtime?: ServerRuntime;
   /** Mount task_claim beside the task tools (the tasks family). */
   claims?: boolean;
   /** Mount the messaging tools on every server and send wake-ups (`--team`; messages.ts). */
@@ -219,11 +226,11 @@ const deadlineOf = (options: ConversationOptions) =>
  */
 function makeFeatures(
   options: ConversationOptions,
-  id: string,
-  registry: TaskRegistry,
+  parts: { id: string; registry: TaskRegistry; runtime: ServerRuntime },
   changed: (uri: string) => void,
   log: Logger,
 ): Features {
+  const { id, registry, runtime } = parts;
   const messages = new MessagesFeature({
     names: options.names,
     team: options.team === true,
@@ -235,6 +242,7 @@ function makeFeatures(
     changed,
     progressEveryMs: options.progressEveryMs,
     deadline: deadlineOf(options),
+    inboxes: runtime.inboxes,
     log,
   });
   const tasks = new TasksFeature({
@@ -269,6 +277,8 @@ function makeFeatures(
     fallbackAnswerer: () => firstOf(options.fallbackAnswerer?.(), appAnswerer()),
     deadline: deadlineOf(options),
     listId: options.list?.id,
+    desks: runtime.desks,
+    codecs: runtime.stateCodecs,
     expiryMs: options.questionExpiryMs ?? DEFAULT_QUESTION_EXPIRY_MS,
     progressEveryMs: options.progressEveryMs,
     answeredWhileAway: (question) =>
@@ -292,7 +302,8 @@ export function createConversation(options: ConversationOptions): Conversation {
   };
   const list = options.list;
   const id = options.id ?? randomUUID();
-  const features = makeFeatures(options, id, registry, changed, log);
+  const runtime = options.runtime ?? createRuntime();
+  const features = makeFeatures(options, { id, registry, runtime }, changed, log);
   registry.on('added', () => changed(WORK_URI));
   registry.on('finished', () => changed(WORK_URI));
   const parts: Parts = { options, id, features, registry, servers };
@@ -317,6 +328,8 @@ export function createConversation(options: ConversationOptions): Conversation {
       await new Promise((resolve) => setImmediate(resolve));
       await Promise.all([...servers.keys()].map((server) => server.close().catch(() => {})));
       servers.clear();
+      // A runtime of its own ends with it; a server's runtime ends with the server.
+      if (options.runtime === undefined) await runtime.close();
     },
   };
 }

@@ -18,10 +18,10 @@ import { answerSecretPage } from '../board/secret-page.js';
 import { type Conversation, createConversation, settingsOf } from '../conversation/conversation.js';
 import { SharedListLimitError } from '../errors.js';
 import { listFor } from '../lists/list-for.js';
-import { closePostgresLists } from '../lists/postgres-lists.js';
 import { defaultListId } from '../lists/project-list.js';
 import { type Logger, silent } from '../log.js';
 import type { ServerOptions } from '../options.js';
+import { createRuntime, type ServerRuntime } from '../runtime.js';
 import { SHUTDOWN_GRACE_MS } from '../shutdown.js';
 import { AGENT_HEADER, agentFromHeader } from './agent-header.js';
 import { isWildcard, requestGuard, type Verdict } from './guard.js';
@@ -40,8 +40,14 @@ export interface HttpServer {
   readonly boardUrl: string | undefined;
   readonly sessions: ReadonlyMap<string, unknown>;
   /**
+   * What the server shares between its conversations (its lists in memory, its database pool, its
+   * desks of open questions, its inboxes), its own: a conversation made with it
+   * (`createConversation({ runtime })`) shares them. Closed by `close()`.
+   */
+  readonly runtime: ServerRuntime;
+  /**
    * Stops accepting (new requests answer 503), withdraws open questions, lets the requests in
-   * flight finish and answer (at most `graceMs`), then closes every session.
+   * flight finish and answer (at most `graceMs`), then closes every session and the runtime.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -62,6 +68,7 @@ class McpEndpoint {
   constructor(
     private readonly options: ServerOptions,
     private readonly log: Logger,
+    private readonly runtime: ServerRuntime,
   ) {
     this.sessions = new Sessions({ ...options, log, onChange: () => this.board?.changed() });
     this.modern = new ModernLists({
@@ -79,7 +86,7 @@ class McpEndpoint {
       ? new Board(function* () {
           for (const [sid, session] of map) yield [sid, session.conversation] as [string, Conversation];
           for (const [id, served] of lists) yield [`list ${id}`, served.conversation] as [string, Conversation];
-        })
+        }, runtime.inboxes)
       : undefined;
   }
 
@@ -238,8 +245,8 @@ class McpEndpoint {
     name: () => string,
     identity: { id?: string; namedAgents?: boolean } = {},
   ): Conversation {
-    const { options, board } = this;
-    const list = listFor(options, listId, {
+    const { options, board, runtime } = this;
+    const list = listFor(runtime, options, listId, {
       keepMs: options.idleTimeoutMs,
       maxLists: options.maxSessions,
       log: this.log,
@@ -249,6 +256,7 @@ class McpEndpoint {
         ...settingsOf(options),
         transport: 'http',
         ...identity,
+        runtime,
         log: this.log,
         ...(list ? { list } : {}),
         ...(board ? { onChange: () => board.changed(), fallbackAnswerer: board.answerer(name) } : {}),
@@ -280,7 +288,8 @@ class McpEndpoint {
 
 /** Starts the HTTP server; resolves once it listens. */
 export async function startHttp(options: ServerOptions, log: Logger = silent): Promise<HttpServer> {
-  const endpoint = new McpEndpoint(options, log);
+  const runtime = createRuntime();
+  const endpoint = new McpEndpoint(options, log, runtime);
   const { board, sessions } = endpoint;
   // The board's secret: the token when there is one, else one made for this run (its URL is logged).
   const boardSecret = options.token ?? randomBytes(24).toString('base64url');
@@ -313,11 +322,12 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
     url: `http://${shownHost}:${port}/mcp`,
     boardUrl: board ? `http://${reachable}:${port}/?token=${encodeURIComponent(boardSecret)}` : undefined,
     sessions: sessions.map,
+    runtime,
     async close(graceMs = SHUTDOWN_GRACE_MS) {
       // No new connections; new requests on open ones answer 503 until the end.
       const done = new Promise<void>((resolve) => http.close(() => resolve()));
       await endpoint.close(graceMs);
-      await closePostgresLists().catch(() => {});
+      await runtime.close().catch(() => {});
       http.closeAllConnections();
       await done;
     },

@@ -1,13 +1,17 @@
 /**
- * Lists in PostgreSQL (@raider/postgres-store): one pool and one LISTEN connection per process,
- * loaded only when a database is named (a server without one never loads node-postgres). The
- * store's word on its LISTEN connection (lost, back) goes to the server's log.
+ * Lists in PostgreSQL (@raider/postgres-store): one pool and one LISTEN connection per server (its
+ * runtime's `DatabaseLists`), loaded only when a database is named (a server without one never
+ * loads node-postgres). The store's word on its LISTEN connection (lost, back) goes to the
+ * server's log.
  */
 import type { PostgresLists } from '@raider/postgres-store';
 import type { MessageStore } from '@raider/tasks-registry';
 import type { ListStore, TaskCatchUp, TaskStore, TaskTransaction } from '@raider/todo-tools/v2';
 import type { Logger } from '../log.js';
 import { type ListHandle, listHandle, type WholeSection } from './list-handle.js';
+
+/** One list of the database, as its lists open it. */
+type PostgresList = Awaited<ReturnType<PostgresLists['list']>>;
 
 /**
  * The database settings of the server's options (`readOptions` fills them in from the flags);
@@ -21,17 +25,22 @@ export interface PostgresSettings {
   databaseIdleTimeoutMs?: number | undefined;
 }
 
-let opened: { url: string; lists: Promise<PostgresLists> } | undefined;
-
 /**
- * This process's lists of the database at `url`, opened at the first use with that use's logger
- * and settings (every conversation of a process shares them: they come from its command line).
+ * One server's lists in PostgreSQL: a pool and a LISTEN connection per database it names, opened
+ * at the first use with that use's logger and settings (every conversation of a server shares
+ * them: they come from its command line). Part of the server's runtime, so closing one server
+ * never closes another's pool or LISTEN connection in the same process.
  */
-function listsOf(url: string, log: Logger | undefined, settings: PostgresSettings): Promise<PostgresLists> {
-  if (!opened || opened.url !== url) {
-    opened = {
-      url,
-      lists: import('@raider/postgres-store').then(({ openPostgresLists }) =>
+export class DatabaseLists {
+  private readonly opened = new Map<string, Promise<PostgresLists>>();
+  private closed = false;
+
+  /** The lists of the database at `url`, opened at its first use. @throws Error once closed. */
+  private listsOf(url: string, log: Logger | undefined, settings: PostgresSettings): Promise<PostgresLists> {
+    if (this.closed) return Promise.reject(new Error('the server is closed: its database connections are gone'));
+    let lists = this.opened.get(url);
+    if (!lists) {
+      lists = import('@raider/postgres-store').then(({ openPostgresLists }) =>
         openPostgresLists({
           connectionString: url,
           ...(settings.databasePoolSize !== undefined ? { maxConnections: settings.databasePoolSize } : {}),
@@ -42,30 +51,31 @@ function listsOf(url: string, log: Logger | undefined, settings: PostgresSetting
           // Lost: changes made on other servers go unheard until it is back (a warning); back: news.
           onStatus: (message, kind) => (kind === 'lost' ? log?.warn(message) : log?.info(message)),
         }),
-      ),
-    };
+      );
+      this.opened.set(url, lists);
+    }
+    return lists;
   }
-  return opened.lists;
+
+  /** Ends every pool and LISTEN connection this server opened (at shutdown); none opens after. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const opened = [...this.opened.values()];
+    this.opened.clear();
+    await Promise.all(opened.map(async (lists) => (await lists.catch(() => undefined))?.close()));
+  }
+
+  /**
+   * List `id` of the database at `url`, for one conversation; `settings` (the server's options)
+   * size its connections and set its timeouts.
+   */
+  list(url: string, id: string, log: Logger | undefined, settings: PostgresSettings = {}): ListHandle {
+    return postgresList(() => this.listsOf(url, log, settings).then((lists) => lists.list(id)), id, log);
+  }
 }
 
-/** Ends the pool and the LISTEN connection, if a database was used (at shutdown). */
-export async function closePostgresLists(): Promise<void> {
-  const current = opened;
-  opened = undefined;
-  await (await current?.lists)?.close();
-}
-
-/**
- * List `id` of the database at `url`, for one conversation; `settings` (the server's options)
- * size its connections and set its timeouts.
- */
-export function postgresList(
-  url: string,
-  id: string,
-  log: Logger | undefined,
-  settings: PostgresSettings = {},
-): ListHandle {
-  const list = () => listsOf(url, log, settings).then((lists) => lists.list(id));
+/** The handle of list `id`, reached through `list` (which opens the database's lists at its first use). */
+function postgresList(list: () => Promise<PostgresList>, id: string, log: Logger | undefined): ListHandle {
   const tasks: TaskStore = {
     load: async () => {
       const snapshot = await (await list()).tasks.load();

@@ -10,10 +10,10 @@ import { claudeListId, claudeTaskFolder } from '@raider/file-store';
 import { type Conversation, createConversation, settingsOf } from '../conversation/conversation.js';
 import { claudeSessionList } from '../lists/claude-session-list.js';
 import { listFor } from '../lists/list-for.js';
-import { closePostgresLists } from '../lists/postgres-lists.js';
 import { projectListId } from '../lists/project-list.js';
 import { type Logger, silent } from '../log.js';
 import type { ServerOptions } from '../options.js';
+import { createRuntime, type ServerRuntime } from '../runtime.js';
 import { SHUTDOWN_GRACE_MS } from '../shutdown.js';
 import { RaiderStdioTransport } from './stdio-transport.js';
 import { tapTransport } from './transport-tap.js';
@@ -27,11 +27,13 @@ export interface StdioEnd {
 /** A running stdio server. */
 export interface StdioServer {
   readonly conversation: Conversation;
+  /** What the server's conversation draws on (its list in memory, its database pool, its desks), its own; closed by `close()`. */
+  readonly runtime: ServerRuntime;
   /** Resolves when the server ends: the client went away (stdin ended), it was closed, or it failed. */
   readonly closed: Promise<StdioEnd>;
   /**
    * Stops taking calls, withdraws open questions, lets the calls in flight finish and answer
-   * (at most `graceMs`), then closes the conversation.
+   * (at most `graceMs`), then closes the conversation and the runtime.
    */
   close(reason?: string, graceMs?: number): Promise<void>;
 }
@@ -50,12 +52,14 @@ export async function startStdio(
 ): Promise<StdioServer> {
   const durable = options.dataDir ?? (options.databaseUrl ? 'the database' : undefined);
   const id = options.list ?? (durable ? projectListId(env.CLAUDE_PROJECT_DIR ?? process.cwd()) : undefined);
+  const runtime = createRuntime();
   const list = followsClaudeSession(options, env)
     ? claudeSessionList(env, homeOf(env), log)
-    : listFor(options, id, { log });
+    : listFor(runtime, options, id, { log });
   if (list) log.info(`list ${list.id}${durable ? ` in ${durable}` : ' (in memory)'}`);
   const conversation = createConversation({
     ...settingsOf(options),
+    runtime,
     log,
     ...(list ? { list } : {}),
   });
@@ -85,6 +89,7 @@ export async function startStdio(
   });
   return {
     conversation,
+    runtime,
     closed,
     async close(reason = 'the server is shutting down', graceMs = SHUTDOWN_GRACE_MS) {
       // Take no new calls; withdraw open questions (their calls answer at once); let the calls in
@@ -96,7 +101,7 @@ export async function startStdio(
       }
       await conversation.close(reason);
       await served.close().catch(() => {});
-      await closePostgresLists().catch(() => {});
+      await runtime.close().catch(() => {});
       markClosed({ reason, failed: false });
     },
   };

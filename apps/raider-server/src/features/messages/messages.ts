@@ -12,7 +12,7 @@ import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { oneLine } from '@raider/kit/shown-text';
 import { type MessageStore, memoryMessageStore, notificationText, type StoredMessage } from '@raider/tasks-registry';
 import type { ToolCallResult, ToolRegistrar } from '@raider/todo-tools/v2';
-import { type ConversationInboxes, registerInboxes } from '../../board/conversation-inboxes.js';
+import type { ConversationInboxes, InboxRegistry } from '../../board/conversation-inboxes.js';
 import type { Caller, Feature, FeatureServer } from '../../conversation/feature.js';
 import type { WaitDeadlineSettings } from '../../conversation/wait-deadline.js';
 import type { ListHandle } from '../../lists/list-handle.js';
@@ -54,6 +54,8 @@ export interface MessagingOptions {
   progressEveryMs?: number | undefined;
   /** How a waiting call's deadline is chosen (`--wait-deadline`, the transport). */
   deadline: WaitDeadlineSettings;
+  /** The server's registry of open conversations' inboxes (the board reads them there). */
+  inboxes: InboxRegistry;
   log: Logger;
 }
 
@@ -88,7 +90,7 @@ export class MessagesFeature implements Feature {
     this.own = options.list ? undefined : memoryMessageStore();
     this.roster = new Roster(this.store, options.log);
     this.serving = options.team || options.agent !== undefined;
-    this.unregister = registerInboxes(options.conversationId, this.inboxes());
+    this.unregister = options.inboxes.register(options.conversationId, this.inboxes());
   }
 
   /** The list's inboxes, or the conversation's own. */

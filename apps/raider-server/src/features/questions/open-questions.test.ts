@@ -5,7 +5,7 @@ import { AskError, type Asker } from '@raider/ask-tools/v2';
 import { TaskRegistry } from '@raider/tasks-registry';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silent } from '../../log.js';
-import { deskOf, type OpenQuestion, QuestionDesk, type QuestionOpener } from './open-questions.js';
+import { type OpenQuestion, QuestionDesk, QuestionDesks, type QuestionOpener } from './open-questions.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -119,7 +119,19 @@ describe('QuestionDesk', () => {
   });
 
   it('one desk per list, and one of its own for a conversation without a list', () => {
-    expect(deskOf('list-a', 1_000)).toBe(deskOf('list-a', 1_000));
-    expect(deskOf(undefined, 1_000)).not.toBe(deskOf(undefined, 1_000));
+    const desks = new QuestionDesks();
+    expect(desks.deskOf('list-a', 1_000)).toBe(desks.deskOf('list-a', 1_000));
+    expect(desks.deskOf(undefined, 1_000)).not.toBe(desks.deskOf(undefined, 1_000));
+  });
+
+  it("one server's desks are its own: another server's desk of the same list is another, and a closed one forgets its questions", () => {
+    const [mine, theirs] = [new QuestionDesks(), new QuestionDesks()];
+    expect(mine.deskOf('list-a', 1_000)).not.toBe(theirs.deskOf('list-a', 1_000));
+    const desk = mine.deskOf('list-a', 1_000);
+    const entry = desk.open('Which?', [], opener());
+    expect(desk.get(entry.id)).toBe(entry);
+    mine.close();
+    expect(desk.get(entry.id)).toBeUndefined();
+    expect(mine.deskOf('list-a', 1_000)).not.toBe(desk);
   });
 });

@@ -6,9 +6,9 @@
  * answers that the question is still open; `ask_user { resume }` waits again or reads the answer
  * that came meanwhile, as often as it likes until the answer expires in its turn.
  *
- * One desk serves every conversation on one list (`deskOf`): a client that reconnects (a new
- * 2025-era session, another 2026-era request) resumes its question there. Ids are unique in the
- * process, and only the agent that asked may read the answer. Open questions live in this
+ * One desk serves every conversation of a server on one list (`QuestionDesks`, in the server's
+ * runtime): a client that reconnects (a new 2025-era session, another 2026-era request) resumes its
+ * question there. Ids are unique in the process, and only the agent that asked may read the answer. Open questions live in this
  * process's memory: a restart loses them, and a resume then says so plainly (`lostText`).
  */
 import { AskError, type Asker } from '@raider/ask-tools/v2';
@@ -89,7 +89,13 @@ export function notYoursText(id: string, asker: string | undefined, caller: stri
   return `resume: ${id} was asked by ${who(asker)}, not by ${who(caller)}; only the agent that asked can read its answer`;
 }
 
-/** Question ids are unique in the process (a conversation made again must not reuse one). */
+/**
+ * The number of the last question id handed out. The one counter kept at module level, on
+ * purpose: it holds nothing of a server, and ids must be unique in the process, not only in one
+ * server's runtime. A conversation made again must not reuse one, and neither may another server
+ * embedded in the same process: a resume of its `ask_1` that reaches this server must find no
+ * question rather than a wrong one (test/embedded-servers.test.ts).
+ */
 let lastQuestion = 0;
 
 /** The open questions of one list (or of one conversation without a list). */
@@ -257,6 +263,11 @@ export class QuestionDesk {
     return true;
   }
 
+  /** Forgets every question and stops its timer (the server's runtime closes). */
+  forgetAll(): void {
+    for (const entry of [...this.questions.values()]) this.forget(entry);
+  }
+
   private forget(entry: OpenQuestion): void {
     clearTimeout(this.parts.get(entry.id)?.timer);
     this.questions.delete(entry.id);
@@ -276,19 +287,30 @@ export class QuestionDesk {
   }
 }
 
-/** The desks of the process's lists, by list id: every conversation on a list shares one. */
-const listDesks = new Map<string, QuestionDesk>();
-
 /**
- * The desk of list `listId` (made on first use; it empties itself as its questions expire), or a
- * desk of its own for a conversation without a list.
+ * The desks of one server's lists, by list id: every conversation of the server on a list shares
+ * one (a client that reconnects resumes its question there). Part of the server's runtime.
  */
-export function deskOf(listId: string | undefined, expiryMs: number): QuestionDesk {
-  if (listId === undefined) return new QuestionDesk(expiryMs);
-  let desk = listDesks.get(listId);
-  if (!desk) {
-    desk = new QuestionDesk(expiryMs);
-    listDesks.set(listId, desk);
+export class QuestionDesks {
+  private readonly desks = new Map<string, QuestionDesk>();
+
+  /**
+   * The desk of list `listId` (made on first use; it empties itself as its questions expire), or a
+   * desk of its own for a conversation without a list.
+   */
+  deskOf(listId: string | undefined, expiryMs: number): QuestionDesk {
+    if (listId === undefined) return new QuestionDesk(expiryMs);
+    let desk = this.desks.get(listId);
+    if (!desk) {
+      desk = new QuestionDesk(expiryMs);
+      this.desks.set(listId, desk);
+    }
+    return desk;
   }
-  return desk;
+
+  /** Forgets every list's questions and stops their timers (the server's runtime closes). */
+  close(): void {
+    for (const desk of this.desks.values()) desk.forgetAll();
+    this.desks.clear();
+  }
 }

@@ -24,15 +24,15 @@ import { callClient, type WaitDeadlineSettings, waitDeadlineMs } from '../../con
 import type { Logger } from '../../log.js';
 import type { Names } from '../../types.js';
 import {
-  deskOf,
   expiredText,
   lostText,
   notYoursText,
   type OpenQuestion,
+  type QuestionDesks,
   type QuestionOpener,
   stillOpenText,
 } from './open-questions.js';
-import { questionStateCodec } from './question-state.js';
+import type { StateCodecs } from './question-state.js';
 import { RESUME_ID, resumable } from './resumable-schema.js';
 
 /** What the question tool is mounted with. */
@@ -50,6 +50,10 @@ export interface QuestionOptions {
   expiryMs: number;
   /** The list the conversation works on: its conversations share one desk of open questions. */
   listId?: string | undefined;
+  /** The server's desks of open questions, one per list (its runtime's). */
+  desks: QuestionDesks;
+  /** The server's codecs of 2026-era question state (its runtime's). */
+  codecs: StateCodecs;
   /** How often a waiting call sends progress, in ms (`--progress-interval`). */
   progressEveryMs?: number | undefined;
   /** An answer came while the asking agent waited on nothing: tell it (its inbox). */
@@ -121,13 +125,13 @@ type Resumed = { resume: OpenQuestion; args: Record<string, unknown> } | { answe
 
 /** The question tool of one conversation: its desk of open questions, and ask_user on each server. */
 class ConversationQuestions implements Questions {
-  private readonly desk: ReturnType<typeof deskOf>;
+  private readonly desk: ReturnType<QuestionDesks['deskOf']>;
 
   constructor(
     private readonly registry: TaskRegistry,
     private readonly options: QuestionOptions,
   ) {
-    this.desk = deskOf(options.listId, options.expiryMs);
+    this.desk = options.desks.deskOf(options.listId, options.expiryMs);
   }
 
   private opener(): QuestionOpener {
@@ -284,7 +288,7 @@ class ConversationQuestions implements Questions {
     return new AskTools({
       answerer: () => (modernClientAnswersForms(currentCall.getStore()) ? undefined : this.deskAsker(undefined)),
       // What the question carries across the client, signed (AskTools verifies it on the retry).
-      requestState: questionStateCodec(options.stateSecret, options.askTimeoutMs),
+      requestState: options.codecs.codec(options.stateSecret, options.askTimeoutMs),
       timeoutMs: options.askTimeoutMs,
       ...waiting,
       ...presentation,
