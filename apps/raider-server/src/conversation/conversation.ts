@@ -22,11 +22,10 @@ import type { ListHandle } from '../lists/list-handle.js';
 import { type Logger, silent } from '../log.js';
 import { createRuntime, type ServerRuntime } from '../runtime.js';
 import type { Era, Family, Names } from '../types.js';
-import { underClaudeNames } from './claude-names.js';
-import { openServer, progressRegistrar } from './conversation-server.js';
+import { ToolPipeline } from './call-pipeline.js';
+import { openServer } from './conversation-server.js';
 import type { Caller, Feature, FeatureServer } from './feature.js';
 import { plainEntries, registerResources, TASKS_URI, WORK_URI } from './resources.js';
-import { callClient, waitDeadlineMs } from './wait-deadline.js';
 
 export type { Era } from '../types.js';
 
@@ -190,23 +189,18 @@ function newServer(parts: Parts, era: Era, request?: { clientCapabilities?: unkn
   const { options, features, servers } = parts;
   const mcp = openServer(options);
   const agent = agentOf(options, parts.id, caller);
-  const { registrar, registered } = progressRegistrar(mcp, options.progressEveryMs);
-  // The family's calls: progress, then Claude's arguments made raider's, then as the agent (wake-ups).
-  const tools = features.messages.registrar(
-    options.names === 'claude' ? underClaudeNames(registrar) : registrar,
-    agent,
-  );
-  const resources = registerResources(mcp, era, features.tasks.listState, parts.registry);
-  const server: FeatureServer = {
-    mcp,
+  // Every call of every tool of this server passes the pipeline's steps (call-pipeline.ts).
+  const tools = new ToolPipeline(mcp, {
     era,
-    request,
-    caller,
+    names: options.names,
     agent,
-    tools,
-    resources,
-    registered: (name) => registered.get(name),
-  };
+    listId: options.list?.id,
+    answers: caller?.answers,
+    progressEveryMs: options.progressEveryMs,
+    deadline: deadlineOf(options),
+  });
+  const resources = registerResources(mcp, era, features.tasks.listState, parts.registry);
+  const server: FeatureServer = { mcp, era, request, caller, agent, tools, resources };
   for (const feature of features.all) feature.register(server);
   servers.set(mcp, (uri) => resources.notify(uri));
   mcp.server.onclose = () => {
@@ -240,8 +234,6 @@ function makeFeatures(
     namedAgents: options.namedAgents === true,
     sendToUnseen: options.sendToUnseen === true,
     changed,
-    progressEveryMs: options.progressEveryMs,
-    deadline: deadlineOf(options),
     inboxes: runtime.inboxes,
     log,
   });
@@ -262,7 +254,6 @@ function makeFeatures(
       family: options.family,
       listState: tasks.listState,
       setStatus: tasks.setStatus,
-      deadlineMs: (ctx, server) => waitDeadlineMs(deadlineOf(options), callClient(ctx, server.server)),
     },
     options.boardApp !== false,
     log,
@@ -275,7 +266,6 @@ function makeFeatures(
     stateSecret: options.stateSecret,
     // The web board and the board app: where both are open, the first answer wins.
     fallbackAnswerer: () => firstOf(options.fallbackAnswerer?.(), appAnswerer()),
-    deadline: deadlineOf(options),
     listId: options.list?.id,
     desks: runtime.desks,
     codecs: runtime.stateCodecs,

@@ -6,10 +6,11 @@
  * never import each other (the circle check fails one that does, `.dependency-cruiser.cjs`): what
  * one needs of another is a callback the conversation hands it when it makes it.
  */
-import type { McpServer, ReadResourceResult, RegisteredTool } from '@modelcontextprotocol/server';
-import type { ToolRegistrar } from '@raider/todo-tools/v2';
+import type { ReadResourceResult } from '@modelcontextprotocol/server';
 import type { AnswerWatch } from '../transport/answer-watch.js';
 import type { Era } from '../types.js';
+import type { ToolPipeline } from './call-pipeline.js';
+import type { ConversationMcpServer } from './conversation-server.js';
 
 /** The features there are, in the order a server registers them (the order of tools/list). */
 export type FeatureName = 'tasks' | 'questions' | 'messages' | 'board-app';
@@ -30,8 +31,8 @@ export interface ServerResources {
 
 /** One server of the conversation, as a feature registers on it. */
 export interface FeatureServer {
-  /** The SDK server (for what a feature registers beside tools: resources, the app's tools). */
-  readonly mcp: McpServer;
+  /** The SDK server (for what a feature registers beside its tools: resources, a watch of requests). */
+  readonly mcp: ConversationMcpServer;
   /** The era it serves: one connection of the 2025 era, or 2026-era requests. */
   readonly era: Era;
   /** The 2026-era request it is made for over HTTP (the client capabilities its envelope declares); undefined otherwise. */
@@ -43,12 +44,10 @@ export interface FeatureServer {
    * messaging is on (`--team`); undefined when the messaging tools are not mounted on it.
    */
   readonly agent: string | undefined;
-  /** Where a feature's tools go: every call then passes the conversation's steps (progress, names, agent). */
-  readonly tools: ToolRegistrar;
+  /** Where a feature's tools go: every call of each passes the call pipeline's steps (call-pipeline.ts). */
+  readonly tools: ToolPipeline;
   /** The server's resources, for a feature's own URI. */
   readonly resources: ServerResources;
-  /** The tool registered on this server under `name` through `tools`, if any. */
-  registered(name: string): RegisteredTool | undefined;
 }
 
 /** A feature of a conversation: registered on each of its servers, closed when it ends. */

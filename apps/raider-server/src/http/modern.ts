@@ -7,20 +7,33 @@
  * or by another process, through the list's watch) goes out on that handler's
  * `subscriptions/listen` streams.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type NodeMcpRequestHandler, toNodeHandler } from '@modelcontextprotocol/node';
+import { type ToNodeHandlerOptions, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Conversation } from '../conversation/conversation.js';
 import { envelopeCapabilities } from '../conversation/envelope.js';
+import type { Caller } from '../conversation/feature.js';
 import type { Logger } from '../log.js';
 import { responseAnswer } from '../transport/answer-watch.js';
+
+/** What the server made for one 2026-era request is made with: what its envelope and headers said. */
+interface ModernRequest {
+  /** The client capabilities its `_meta` envelope declares (the board app is offered on them). */
+  readonly clientCapabilities: unknown;
+  /** The agent it names (X-Raider-Agent), and word of its answer: its response finished. */
+  readonly caller: Caller;
+}
 
 /** One list's 2026-era serving: its conversation and the SDK handler that makes a server per request. */
 export interface ModernList {
   readonly listId: string;
   readonly conversation: Conversation;
   readonly handler: McpHttpHandler;
+  /**
+   * The requests being served, by the web Request the SDK handler was given: the SDK hands that
+   * same Request to the factory (`McpRequestContext.requestInfo`), which finds its request here.
+   */
+  readonly requests: WeakMap<Request, ModernRequest>;
   /** Requests being served now (an open `subscriptions/listen` stream counts until it ends). */
   inFlight: number;
   lastSeen: number;
@@ -44,22 +57,17 @@ export interface ModernListsOptions {
   onChange(): void;
 }
 
-/**
- * The body of the 2026-era request being served, for the factory the SDK handler calls inside
- * it: the server it makes for the request offers what the request's envelope asks for (the board
- * app to a client that announces MCP Apps).
- */
-const servedBody = new AsyncLocalStorage<unknown>();
-/** The agent the 2026-era request being served names (X-Raider-Agent), and its response (its answer is written when it finished). */
-const servedCaller = new AsyncLocalStorage<{ agent: string | undefined; res: ServerResponse }>();
-
 /** The lists the 2026 era is served on now. */
 export class ModernLists {
   readonly map = new Map<string, ModernList>();
-  private readonly nodeHandlers = new WeakMap<ModernList, NodeMcpRequestHandler>();
   private readonly sweep: NodeJS.Timeout;
+  private readonly nodeOptions: ToNodeHandlerOptions;
 
   constructor(private readonly options: ModernListsOptions) {
+    this.nodeOptions = {
+      maxRequestBodySize: options.maxBodyBytes,
+      onerror: (error) => options.log.warn(`2026-era request failed: ${error.message}`),
+    };
     this.sweep = setInterval(
       () => {
         const now = Date.now();
@@ -86,8 +94,22 @@ export class ModernLists {
       served.inFlight -= 1;
       served.lastSeen = Date.now();
     });
-    const handle = this.nodeHandlers.get(served) as NodeMcpRequestHandler;
-    await servedCaller.run({ agent, res }, () => servedBody.run(body, () => handle(req, res, body)));
+    const request: ModernRequest = {
+      clientCapabilities: envelopeCapabilities(body),
+      caller: { agent, answers: responseAnswer(res) },
+    };
+    // The SDK's Node adapter makes the web Request; the handler's face here notes it before the
+    // handler (and so the factory) sees it.
+    const handle = toNodeHandler(
+      {
+        fetch: (web, handlerOptions) => {
+          served.requests.set(web, request);
+          return served.handler.fetch(web, handlerOptions);
+        },
+      },
+      this.nodeOptions,
+    );
+    await handle(req, res, body);
   }
 
   /** The list's serving, started for its first request. */
@@ -96,14 +118,11 @@ export class ModernLists {
     if (known) return known;
     this.makeRoom();
     const conversation = this.options.converse(listId);
+    const requests = new WeakMap<Request, ModernRequest>();
     const handler = createMcpHandler(
-      () => {
-        const caller = servedCaller.getStore();
-        return conversation.newServer(
-          'modern',
-          { clientCapabilities: envelopeCapabilities(servedBody.getStore()) },
-          caller && { agent: caller.agent, answers: responseAnswer(caller.res) },
-        );
+      ({ requestInfo }) => {
+        const request = requestInfo && requests.get(requestInfo);
+        return conversation.newServer('modern', { clientCapabilities: request?.clientCapabilities }, request?.caller);
       },
       {
         legacy: 'reject',
@@ -113,14 +132,7 @@ export class ModernLists {
     );
     // Every change of the list, here or elsewhere, to the listen streams that asked for it.
     conversation.onChanged((uri) => handler.notify.resourceUpdated(uri));
-    const served: ModernList = { listId, conversation, handler, inFlight: 0, lastSeen: Date.now() };
-    this.nodeHandlers.set(
-      served,
-      toNodeHandler(handler, {
-        maxRequestBodySize: this.options.maxBodyBytes,
-        onerror: (error) => this.options.log.warn(`2026-era request failed: ${error.message}`),
-      }),
-    );
+    const served: ModernList = { listId, conversation, handler, requests, inFlight: 0, lastSeen: Date.now() };
     this.map.set(listId, served);
     this.options.log.info(`list ${listId} served to 2026-era clients (${this.map.size} lists)`);
     this.options.onChange();

@@ -11,7 +11,7 @@ import {
 import type { Conversation } from '../conversation/conversation.js';
 import type { Logger } from '../log.js';
 import { SessionAnswers } from '../transport/answer-watch.js';
-import { guardToolCalls } from '../transport/transport-tap.js';
+import { tapTransport } from '../transport/transport-tap.js';
 
 /** One MCP session over HTTP. */
 export interface Session {
@@ -133,14 +133,16 @@ export class Sessions {
         void session.conversation.close('the session was never opened').catch(() => {});
       },
     );
-    session.transport.onclose = () => {
+    // The server connects to the transport through the tap (malformed calls answered there).
+    const tapped = tapTransport(session.transport);
+    tapped.whenClosed(() => {
       const sid = session.transport.sessionId;
       if (sid) this.end(sid, 'the session was closed');
-    };
+    });
     // The agent the initialize named (X-Raider-Agent), for the session's life.
     void session.conversation
       .newServer('legacy', undefined, { agent, answers: session.answers })
-      .connect(guardToolCalls(session.transport));
+      .connect(tapped.transport);
     return session;
   }
 

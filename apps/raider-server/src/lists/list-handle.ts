@@ -56,3 +56,20 @@ export function listHandle(list: OpenedList): ListHandle {
     release: () => list.release(),
   };
 }
+
+/**
+ * `list` with `tasks` as its task store, the rest its own (its id read at each use): the list as
+ * the task-list feature gets it when the messaging observes its task store for wake-ups.
+ */
+export function withTaskStore(list: ListHandle, tasks: TaskStore): ListHandle {
+  return {
+    get id() {
+      return list.id;
+    },
+    tasks: () => tasks,
+    store: <T>(section: WholeSection) => list.store<T>(section),
+    messages: () => list.messages(),
+    watch: (onChange) => list.watch(onChange),
+    release: () => list.release(),
+  };
+}

@@ -85,22 +85,20 @@ export function messageLine(message: JSONRPCMessage): (string | Buffer)[] {
 }
 
 /**
- * `StdioServerTransport` that writes each message with `messageLine`, answers a line that nests
- * too deep itself (`LineGate`), and tells its owner when it closed and why it failed:
- * `serveStdio` owns the transport's `onclose` and `onerror`, so those are kept for it and
- * `closed` / `errors` are the owner's.
+ * `StdioServerTransport` that writes each message with `messageLine`, and answers a line that
+ * nests too deep itself (`LineGate`). Whoever owns it hears when it closed and why it failed
+ * through the tap in front of it (transport-tap.ts: `whenClosed`, `onFailure`).
  */
 export class RaiderStdioTransport extends StdioServerTransport {
   readonly #out: Writable;
-  readonly #closed: Array<() => void> = [];
-  readonly #errors: Array<(error: Error) => void> = [];
   readonly #gate: LineGate;
 
   constructor(stdin: Readable = process.stdin, stdout: Writable = process.stdout) {
     super(stdin, stdout, { maxBufferSize: MAX_LINE_BYTES });
     this.#out = stdout;
-    // The SDK's reader of stdin's chunks (a field, which start() listens with and close() removes):
-    // the gate takes the chunks first and hands it whole lines within the limit.
+    // The SDK's reader of stdin's chunks (a public field, which start() listens with and close()
+    // removes), overridden as a subclass may: the gate takes the chunks first and hands the SDK's
+    // reader whole lines within the limit.
     const sdkReader = this._ondata;
     this.#gate = new LineGate(MAX_LINE_BYTES, {
       pass: sdkReader,
@@ -115,42 +113,6 @@ export class RaiderStdioTransport extends StdioServerTransport {
         this.onerror?.(error as Error);
       }
     };
-    // The base class declares onclose and onerror as fields (own properties): made accessors here
-    // so that whoever sets them (the serving entry) is called, and the owner's listeners too.
-    let onclose: (() => void) | undefined;
-    let onerror: ((error: Error) => void) | undefined;
-    Object.defineProperty(this, 'onclose', {
-      configurable: true,
-      enumerable: true,
-      get: () => () => {
-        onclose?.();
-        for (const listener of this.#closed) listener();
-      },
-      set: (handler: (() => void) | undefined) => {
-        onclose = handler;
-      },
-    });
-    Object.defineProperty(this, 'onerror', {
-      configurable: true,
-      enumerable: true,
-      get: () => (error: Error) => {
-        onerror?.(error);
-        for (const listener of this.#errors) listener(error);
-      },
-      set: (handler: ((error: Error) => void) | undefined) => {
-        onerror = handler;
-      },
-    });
-  }
-
-  /** Calls `listener` once the transport closed (stdin ended, or it was closed). */
-  whenClosed(listener: () => void): void {
-    this.#closed.push(listener);
-  }
-
-  /** Calls `listener` with each error the transport reports (a message past the size limit, a broken pipe). */
-  onFailure(listener: (error: Error) => void): void {
-    this.#errors.push(listener);
   }
 
   /** Stops reading, and forgets a line begun. */

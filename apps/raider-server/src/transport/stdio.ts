@@ -63,7 +63,7 @@ export async function startStdio(
     log,
     ...(list ? { list } : {}),
   });
-  const transport = new RaiderStdioTransport();
+  const tapped = tapTransport(new RaiderStdioTransport());
   let markClosed: (end: StdioEnd) => void = () => {};
   const closed = new Promise<StdioEnd>((resolve) => {
     markClosed = resolve;
@@ -71,16 +71,15 @@ export async function startStdio(
   // A message past the transport's size limit makes it give up reading: say so, not "the client
   // went away".
   let failure: string | undefined;
-  transport.onFailure((error) => {
+  tapped.onFailure((error) => {
     if (/exceeded maximum size/.test(error.message)) {
       failure = `a message from the client passed the stdio transport's limit (${error.message}); the server stops`;
     }
   });
-  transport.whenClosed(() =>
+  tapped.whenClosed(() =>
     markClosed(failure ? { reason: failure, failed: true } : { reason: 'the client went away', failed: false }),
   );
   process.stdin.once('end', () => markClosed({ reason: 'the client went away', failed: false }));
-  const tapped = tapTransport(transport);
   // One server per connection, of the era its opening chose (a discarded probe's server too).
   // Messages taken for a call are removed once the tap saw its answer written (the agent: --agent).
   const served = serveStdio(({ era }) => conversation.newServer(era, undefined, { answers: tapped }), {

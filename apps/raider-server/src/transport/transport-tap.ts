@@ -5,7 +5,7 @@
  * are not an object, or no params at all, should instead hear -32602 (invalid params) with one
  * line saying what was expected and what was received.
  */
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { received } from '@raider/kit/received';
 import type { AnswerWatch } from './answer-watch.js';
 
@@ -49,36 +49,6 @@ function refusedMalformed(transport: Transport, message: JSONRPCMessage): boolea
   return true;
 }
 
-/**
- * Puts `guarded` in front of the handler the server sets as `transport.onmessage` when it connects
- * (`setInner` keeps that handler, and says whether there is one). A transport whose onmessage is an
- * accessor (the Node HTTP transport hands it on to the transport it wraps) still gets its own
- * setter called, with the guard.
- */
-function guardOnmessage(
-  transport: Transport,
-  guarded: NonNullable<Transport['onmessage']>,
-  setInner: (handler: Transport['onmessage']) => boolean,
-): void {
-  let owner: object | null = transport;
-  let original: PropertyDescriptor | undefined;
-  while (owner && !original) {
-    original = Object.getOwnPropertyDescriptor(owner, 'onmessage');
-    owner = Object.getPrototypeOf(owner);
-  }
-  const setter = original?.set;
-  let set = false;
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    enumerable: true,
-    get: () => (set ? guarded : undefined),
-    set: (handler: Transport['onmessage']) => {
-      set = setInner(handler);
-      setter?.call(transport, handler ? guarded : undefined);
-    },
-  });
-}
-
 /** Who waits to hear that the answer to a request id was written (true) or could not be (false). */
 type AnswerWaiters = Map<string | number, Set<(written: boolean) => void>>;
 
@@ -114,85 +84,163 @@ function answerOf(answerWaiters: AnswerWaiters, requestId: string | number, sign
  * AnswerWatch) word of when the answer to a request was written.
  */
 export interface TappedTransport<T extends Transport> extends AnswerWatch {
-  readonly transport: T;
+  /** The transport to connect a server (or `serveStdio`) to: `inner` with the tap in front. */
+  readonly transport: Transport;
+  /** The transport it wraps. */
+  readonly inner: T;
   /** Requests received and not yet answered (the calls in flight). */
   inFlight(): number;
   /** Resolves true once no request is in flight, or false after `timeoutMs` with some still open. */
   drained(timeoutMs: number): Promise<boolean>;
+  /** Calls `listener` once the inner transport closed, after whoever connected to it heard so. */
+  whenClosed(listener: () => void): void;
+  /** Calls `listener` with each error the inner transport reports, after whoever connected to it. */
+  onFailure(listener: (error: Error) => void): void;
+}
+
+/**
+ * The tap as a transport of its own, wrapping `inner`: whoever connects to it (the SDK's server,
+ * `serveStdio`) sets its callbacks, and it holds `inner`'s. So neither transport is patched: what
+ * it receives passes the guard and the count first, what is sent through it is seen on its way.
+ */
+class TapTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  private readonly open = new Set<string | number>();
+  private onDrained: (() => void) | undefined;
+  private readonly answerWaiters: AnswerWaiters = new Map();
+  private readonly closedListeners: (() => void)[] = [];
+  private readonly errorListeners: ((error: Error) => void)[] = [];
+
+  constructor(readonly inner: Transport) {
+    inner.onmessage = (message, extra) => this.receive(message, extra);
+    inner.onclose = () => {
+      this.onclose?.();
+      for (const listener of this.closedListeners) listener();
+    };
+    inner.onerror = (error) => {
+      this.onerror?.(error);
+      for (const listener of this.errorListeners) listener(error);
+    };
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
+  }
+
+  /** Hands the SDK's scope-challenge resolver on to a transport that takes one (the HTTP session's). */
+  setScopeChallengeResolver(resolver: unknown): void {
+    (this.inner as { setScopeChallengeResolver?: (resolver: unknown) => void }).setScopeChallengeResolver?.(resolver);
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  /** A message received: a malformed call answered here, a request counted, then handed on. */
+  private receive(message: JSONRPCMessage, extra?: Parameters<NonNullable<Transport['onmessage']>>[1]): void {
+    if (refusedMalformed(this, message)) return;
+    const request = message as { id?: string | number; method?: string };
+    // A 2026-era `subscriptions/listen` is a standing stream, open for the client's life, not a call
+    // in flight: a shutdown does not wait for it (the serving entry ends it gracefully).
+    if (request.method !== undefined && request.id !== undefined && request.method !== 'subscriptions/listen') {
+      this.open.add(request.id);
+    }
+    this.onmessage?.(message, extra);
+  }
+
+  /** Sends through `inner`; an answer (a result or an error for a request id) ends that request once written. */
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const answer = message as { id?: string | number; method?: string };
+    const isAnswer = answer.method === undefined && answer.id !== undefined;
+    let written = false;
+    try {
+      await this.inner.send(message, options);
+      written = true;
+    } finally {
+      // Written, or never to be (the client went away): either way the request is over.
+      if (isAnswer) this.ended(answer.id as string | number, written);
+    }
+  }
+
+  private ended(id: string | number, written: boolean): void {
+    if (this.open.delete(id) && this.open.size === 0) this.onDrained?.();
+    const waiting = this.answerWaiters.get(id);
+    this.answerWaiters.delete(id);
+    for (const resolve of waiting ?? []) resolve(written);
+  }
+
+  answered(requestId: string | number, signal: AbortSignal): Promise<boolean> {
+    return answerOf(this.answerWaiters, requestId, signal);
+  }
+
+  inFlight(): number {
+    return this.open.size;
+  }
+
+  drained(timeoutMs: number): Promise<boolean> {
+    if (this.open.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.onDrained = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+  }
+
+  whenClosed(listener: () => void): void {
+    this.closedListeners.push(listener);
+  }
+
+  onFailure(listener: (error: Error) => void): void {
+    this.errorListeners.push(listener);
+  }
 }
 
 /**
  * Returns `transport` with a guard on its incoming messages: a `tools/call` request whose params
  * are malformed is answered -32602 with one readable line, and the server never sees it. It also
  * counts the requests in flight (received, not yet answered), so a shutdown can answer them before
- * it closes. Apply it before `server.connect(transport)`.
+ * it closes. Connect the server to the returned `transport`, not to `transport` itself.
  *
  * @example
  * const tapped = tapTransport(new StdioServerTransport());
- * await conversation.server.connect(tapped.transport);
+ * await server.connect(tapped.transport);
  * // on SIGTERM: stop reading, then
  * await tapped.drained(4500);
  */
 export function tapTransport<T extends Transport>(transport: T): TappedTransport<T> {
-  let inner: Transport['onmessage'];
-  const open = new Set<string | number>();
-  let onDrained: (() => void) | undefined;
-  const answerWaiters: AnswerWaiters = new Map();
-  const tellAnswered = (id: string | number, written: boolean) => {
-    const waiting = answerWaiters.get(id);
-    answerWaiters.delete(id);
-    for (const resolve of waiting ?? []) resolve(written);
-  };
-  const guarded: NonNullable<Transport['onmessage']> = (message, extra) => {
-    if (refusedMalformed(transport, message)) return;
-    const request = message as { id?: string | number; method?: string };
-    // A 2026-era `subscriptions/listen` is a standing stream, open for the client's life, not a call
-    // in flight: a shutdown does not wait for it (the serving entry ends it gracefully).
-    if (request.method !== undefined && request.id !== undefined && request.method !== 'subscriptions/listen') {
-      open.add(request.id);
-    }
-    inner?.(message, extra);
-  };
-  guardOnmessage(transport, guarded, (handler) => {
-    inner = handler;
-    return inner !== undefined;
-  });
-  // An answer (a result or an error for a request id) ends that request once it is written.
-  const send = transport.send.bind(transport);
-  transport.send = async (message, options) => {
-    const answer = message as { id?: string | number; method?: string };
-    const isAnswer = answer.method === undefined && answer.id !== undefined;
-    let written = false;
-    try {
-      await send(message, options);
-      written = true;
-    } finally {
-      // Written, or never to be (the client went away): either way the request is over.
-      if (isAnswer) {
-        const id = answer.id as string | number;
-        if (open.delete(id) && open.size === 0) onDrained?.();
-        tellAnswered(id, written);
-      }
-    }
-  };
+  const tap = new TapTransport(transport);
   return {
-    transport,
-    answered: (requestId, signal) => answerOf(answerWaiters, requestId, signal),
-    inFlight: () => open.size,
-    drained(timeoutMs) {
-      if (open.size === 0) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => resolve(false), timeoutMs);
-        onDrained = () => {
-          clearTimeout(timer);
-          resolve(true);
-        };
-      });
-    },
+    transport: tap,
+    inner: transport,
+    answered: (requestId, signal) => tap.answered(requestId, signal),
+    inFlight: () => tap.inFlight(),
+    drained: (timeoutMs) => tap.drained(timeoutMs),
+    whenClosed: (listener) => tap.whenClosed(listener),
+    onFailure: (listener) => tap.onFailure(listener),
   };
 }
 
 /** `tapTransport(transport).transport`: the guard alone. */
-export function guardToolCalls<T extends Transport>(transport: T): T {
+export function guardToolCalls(transport: Transport): Transport {
   return tapTransport(transport).transport;
 }

@@ -30,8 +30,8 @@ export class BoardAppFeature implements Feature {
   register(server: FeatureServer): void {
     if (!this.enabled) return;
     whenAppsRendered(server.mcp, server.era, server.request, () => {
-      const linked = LIST_TOOLS.flatMap((name) => server.registered(name) ?? []);
-      this.app.offer(server.mcp, linked);
+      const linked = LIST_TOOLS.flatMap((name) => server.tools.registered(name) ?? []);
+      this.app.offer(server.mcp, server.tools, linked);
       server.resources.addReader(BOARD_APP_URI, async () => this.app.read());
       this.log.debug('the client renders MCP Apps: the board app is offered');
     });

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CallToolResult, McpServer, RegisteredTool, ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 import type { Answerer } from '@raider/ask-tools/v2';
 import { received } from '@raider/kit/received';
 import { z } from 'zod';
@@ -19,6 +19,7 @@ import type { AppState } from '../../../board-app/app-state.js';
 import { boardTasks } from '../../board/board.js';
 import { type PendingQuestion, pageAsker, replyToQuestion } from '../../board/pending-question.js';
 import { PACKAGE_DIR } from '../../board/routes.js';
+import type { ToolPipeline } from '../../conversation/call-pipeline.js';
 import type { Family } from '../../types.js';
 
 /** The app's resource. */
@@ -56,8 +57,6 @@ export interface BoardAppOptions {
   listState: () => Promise<unknown>;
   /** Changes a task's status through the family's own tool (its checks, its answers); none for todo_write. */
   setStatus: ((taskId: string, status: string) => Promise<{ text: string; isError: boolean }>) | undefined;
-  /** The deadline of a `board_state` call of `server` (issue 28): it answers unchanged by then at the latest. */
-  deadlineMs?: (ctx: ServerContext | undefined, server: McpServer) => number;
 }
 
 type Pending = PendingQuestion;
@@ -213,22 +212,26 @@ export class BoardApp {
   }
 
   /**
-   * Offers the app on `server` (a client that renders apps announced itself): the app-only tools,
-   * the `ui://` resource, and the link on the list tools `linked`.
+   * Offers the app on `server` (a client that renders apps announced itself): the app-only tools
+   * (through the server's call pipeline, `tools`), the `ui://` resource, and the link on the list
+   * tools `linked`.
    */
-  offer(server: McpServer, linked: RegisteredTool[]): void {
+  offer(server: McpServer, tools: ToolPipeline, linked: RegisteredTool[]): void {
     this.enabled = true;
-    const tools = appTools();
-    server.registerTool('board_state', tools.state, ((args: Record<string, unknown>, ctx: ServerContext) =>
-      this.stateCall(
-        args,
-        ctx?.mcpReq?.signal,
-        Math.min(LONG_POLL_MS, this.options.deadlineMs?.(ctx, server) ?? LONG_POLL_MS),
-      )) as never);
-    server.registerTool('board_set_status', tools.setStatus, ((args: Record<string, unknown>) =>
-      this.setStatusCall(args)) as never);
-    server.registerTool('board_answer', tools.answer, ((args: Record<string, unknown>) =>
-      this.answerCall(args)) as never);
+    const configs = appTools();
+    // board_state answers unchanged by the call's deadline at the latest (issue 28).
+    tools.register({
+      name: 'board_state',
+      config: configs.state,
+      handler: (args, call) =>
+        this.stateCall(args, call.request.mcpReq?.signal, Math.min(LONG_POLL_MS, call.deadlineMs)),
+    });
+    tools.register({
+      name: 'board_set_status',
+      config: configs.setStatus,
+      handler: (args) => this.setStatusCall(args),
+    });
+    tools.register({ name: 'board_answer', config: configs.answer, handler: (args) => this.answerCall(args) });
     server.registerResource(
       'board-app',
       BOARD_APP_URI,

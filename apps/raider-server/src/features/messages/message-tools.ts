@@ -2,12 +2,11 @@
  * The messaging tools as clients see them (messages.ts makes them work): their names under each
  * name set, their input schemas, the checks of their arguments, and their mounting.
  */
-import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { received } from '@raider/kit/received';
 import { oneLine } from '@raider/kit/shown-text';
 import type { ToolCallResult } from '@raider/todo-tools/v2';
 import { agentNameProblem, EVERYONE } from '../../agent-name.js';
-import { withProgress } from '../../conversation/progress.js';
+import type { CallContext, ToolPipeline } from '../../conversation/call-pipeline.js';
 import type { Names } from '../../types.js';
 
 /** The longest wait_for_messages waits, and its default, in seconds (under Claude Code's 120 s auto-background). */
@@ -127,42 +126,43 @@ export function sendDescription(agent: string, names: Names, sendToUnseen: boole
 /** What the messaging tools do when called, for the agent they are mounted for. */
 export interface MessageToolCalls {
   send(args: Record<string, unknown>): Promise<ToolCallResult>;
-  wait(args: Record<string, unknown>, ctx: ServerContext): Promise<ToolCallResult>;
+  wait(args: Record<string, unknown>, call: CallContext): Promise<ToolCallResult>;
 }
 
-/** Mounts send_message and wait_for_messages (SendMessage, WaitForMessages under Claude names) for `agent` on `server`. */
+/**
+ * Mounts send_message and wait_for_messages (SendMessage, WaitForMessages under Claude names) for
+ * `agent` through a server's call pipeline, `tools`; wait_for_messages sends progress while it waits.
+ */
 export function mountMessageTools(
-  server: McpServer,
+  tools: ToolPipeline,
   agent: string,
-  options: { names: Names; progressEveryMs?: number | undefined; sendToUnseen: boolean },
+  options: { names: Names; sendToUnseen: boolean },
   calls: MessageToolCalls,
 ): void {
   const names = toolNames(options.names);
   const hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-  server.registerTool(
-    names.send,
-    {
+  tools.register({
+    name: names.send,
+    config: {
       title: 'Send a message',
       description: sendDescription(agent, options.names, options.sendToUnseen),
       inputSchema: shownAs(sendSchema(options.names)),
       annotations: hints,
-    } as never,
-    (async (args: Record<string, unknown>) => {
+    },
+    handler: async (args) => {
       const problem = sendProblem(args ?? {}, names.sendArgs);
       return problem ? refusal(problem) : calls.send(args);
-    }) as never,
-  );
-  server.registerTool(
-    names.wait,
-    {
+    },
+  });
+  tools.register({
+    name: names.wait,
+    config: {
       title: 'Wait for messages',
       description: `Take what waits for you ("${oneLine(agent)}"): messages from other agents, and the <task-notification>s raider sends when a task you own or wait for changes (a task blocking yours completed or was deleted, your claim lapsed, someone else changed, deleted or assigned your task; its <task-type> names which, and it has a <status> only when something ended). Answers at once when something waits, else waits up to timeoutSeconds (default ${MAX_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}) for the first message; "No messages" when none came, "No messages yet" when the wait reached its deadline first (call again to keep waiting).`,
       inputSchema: shownAs(WAIT_SCHEMA),
       annotations: hints,
-    } as never,
-    withProgress(
-      (args: Record<string, unknown>, ctx: ServerContext) => calls.wait(args ?? {}, ctx),
-      options.progressEveryMs,
-    ) as never,
-  );
+    },
+    handler: (args, call) => calls.wait(args ?? {}, call),
+    progress: true,
+  });
 }

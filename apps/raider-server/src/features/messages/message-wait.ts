@@ -3,11 +3,11 @@
  * (to timeoutSeconds, or the call's deadline first), and the hand-on of what was taken: removed
  * (`done`) once the answer carrying it was written, given back (`release`) when it could not be.
  */
-import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import type { ServerContext } from '@modelcontextprotocol/server';
 import { received } from '@raider/kit/received';
 import type { MessageDelivery, MessageStore } from '@raider/tasks-registry';
 import type { ToolCallResult } from '@raider/todo-tools/v2';
-import { callClient, type WaitDeadlineSettings, waitDeadlineMs } from '../../conversation/wait-deadline.js';
+import type { CallContext } from '../../conversation/call-pipeline.js';
 import type { Logger } from '../../log.js';
 import type { AnswerWatch } from '../../transport/answer-watch.js';
 import { deliveryText, NO_MESSAGES_YET } from './message-texts.js';
@@ -29,8 +29,6 @@ const SETTLE_RETRY_MS = 1_000;
 /** What a wait reads and tells. */
 export interface WaitInboxes {
   store(): MessageStore;
-  /** How the call's deadline is chosen (`--wait-deadline`, the transport). */
-  deadline: WaitDeadlineSettings;
   log: Logger;
   /** Told after a take took messages of `agent`. */
   taken(agent: string): void;
@@ -95,19 +93,22 @@ function waitSeconds(args: Record<string, unknown>): number | ToolCallResult {
   return seconds;
 }
 
+/** What a wait reads of its call: the SDK's context, word of its answer, its deadline (CallContext). */
+export type WaitCall = Pick<CallContext, 'request' | 'answers' | 'deadlineMs'>;
+
 /** wait_for_messages for `agent`: what waits, else the first message to come before the wait ends. */
 export async function waitForMessages(
   inbox: WaitInboxes,
   agent: string,
   args: Record<string, unknown>,
-  ctx: ServerContext,
-  call: { answers?: AnswerWatch | undefined; server?: McpServer | undefined },
+  call: WaitCall,
 ): Promise<ToolCallResult> {
   const seconds = waitSeconds(args);
   if (typeof seconds !== 'number') return seconds;
+  const ctx = call.request;
   const signal = ctx.mcpReq.signal;
   // The call's deadline (issue 28) may come before timeoutSeconds: then it answers "No messages yet".
-  const cutMs = waitDeadlineMs(inbox.deadline, callClient(ctx, call.server?.server));
+  const cutMs = call.deadlineMs;
   const cut = cutMs < seconds * 1000;
   const deadline = Date.now() + Math.min(seconds * 1000, cutMs);
   let arrived = false;

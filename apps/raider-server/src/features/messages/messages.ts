@@ -8,14 +8,13 @@
  * the messages are removed (`done`) only once the answer carrying them was handed to the transport
  * (answer-watch.ts), and given back (`release`) when it could not be or the call was cancelled.
  */
-import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { oneLine } from '@raider/kit/shown-text';
 import { type MessageStore, memoryMessageStore, notificationText, type StoredMessage } from '@raider/tasks-registry';
-import type { ToolCallResult, ToolRegistrar } from '@raider/todo-tools/v2';
+import type { ToolCallResult } from '@raider/todo-tools/v2';
 import type { ConversationInboxes, InboxRegistry } from '../../board/conversation-inboxes.js';
-import type { Caller, Feature, FeatureServer } from '../../conversation/feature.js';
-import type { WaitDeadlineSettings } from '../../conversation/wait-deadline.js';
-import type { ListHandle } from '../../lists/list-handle.js';
+import type { CallContext, ToolPipeline } from '../../conversation/call-pipeline.js';
+import type { Feature, FeatureServer } from '../../conversation/feature.js';
+import { type ListHandle, withTaskStore } from '../../lists/list-handle.js';
 import type { Logger } from '../../log.js';
 import type { Names } from '../../types.js';
 import { sendMessage } from './message-send.js';
@@ -23,7 +22,7 @@ import { answeredSummary } from './message-texts.js';
 import { mountMessageTools, refusal, sendProblem, toolNames } from './message-tools.js';
 import { waitForMessages } from './message-wait.js';
 import { Roster } from './roster.js';
-import { callingAgent, type ObservedTasks, observeTasks } from './wake-ups.js';
+import { observeTasks } from './wake-ups.js';
 
 export { sendFailure } from './message-send.js';
 export { MAX_WAIT_SECONDS } from './message-tools.js';
@@ -51,9 +50,6 @@ export interface MessagingOptions {
   sendToUnseen: boolean;
   /** Tells the conversation's subscribers that `uri` changed. */
   changed: (uri: string) => void;
-  progressEveryMs?: number | undefined;
-  /** How a waiting call's deadline is chosen (`--wait-deadline`, the transport). */
-  deadline: WaitDeadlineSettings;
   /** The server's registry of open conversations' inboxes (the board reads them there). */
   inboxes: InboxRegistry;
   log: Logger;
@@ -83,7 +79,6 @@ export class MessagesFeature implements Feature {
   /** Told after a take here took messages (the board redraws the inbox: a store's watch does not tell of takes). */
   private readonly takenListeners = new Set<(agent: string) => void>();
   private serving: boolean;
-  private observed: ObservedTasks | undefined;
   private readonly unregister: () => void;
 
   constructor(private readonly options: MessagingOptions) {
@@ -124,16 +119,15 @@ export class MessagesFeature implements Feature {
     return sendMessage(inbox, from, args);
   }
 
-  private wait(agent: string, args: Record<string, unknown>, ctx: ServerContext, caller?: Caller, server?: McpServer) {
+  private wait(agent: string, args: Record<string, unknown>, call: CallContext) {
     const inbox = {
       store: this.store,
-      deadline: this.options.deadline,
       log: this.options.log,
       taken: (taker: string) => {
         for (const listener of this.takenListeners) listener(taker);
       },
     };
-    return waitForMessages(inbox, agent, args, ctx, { answers: caller?.answers, server });
+    return waitForMessages(inbox, agent, args, call);
   }
 
   /** The conversation's inboxes as the board reads them (board/conversation-inboxes.ts). */
@@ -156,7 +150,11 @@ export class MessagesFeature implements Feature {
     };
   }
 
-  /** `list` for the family to be mounted on, its task store observed for wake-ups when a team may use it. */
+  /**
+   * `list` for the task-list feature to be mounted on: when a team may use it, its task store is
+   * observed (wake-ups.ts), and a change made through it answers once its wake-ups are in their
+   * inboxes. The conversation hands the task-list feature this list: the two features never meet.
+   */
   observe(list: ListHandle | undefined): ListHandle | undefined {
     if (!list || !(this.serving || this.options.namedAgents)) return list;
     const tasks = observeTasks(list.tasks(), {
@@ -164,10 +162,7 @@ export class MessagesFeature implements Feature {
       enabled: () => this.serving,
       log: this.options.log,
     });
-    this.observed = tasks;
-    return new Proxy(list, {
-      get: (target, key) => (key === 'tasks' ? () => tasks.store : Reflect.get(target, key, target)),
-    });
+    return withTaskStore(list, tasks);
   }
 
   /** Tells the agent that asked `question` (when one is named and messaging is on) that it was answered. */
@@ -188,45 +183,27 @@ export class MessagesFeature implements Feature {
       });
   }
 
-  /** `registrar` with each call of the family's tools run as `agent`, answering once its wake-ups were sent. */
-  registrar(registrar: ToolRegistrar, agent: string | undefined): ToolRegistrar {
-    const observed = this.observed;
-    // Nothing to add for a server with no agent on a list nobody announces: the family's own calls.
-    if (agent === undefined && observed === undefined) return registrar;
-    return {
-      registerTool: (name, config, handler) =>
-        registrar.registerTool(name, config, async (args, ctx) => {
-          const result = await (agent === undefined
-            ? handler(args, ctx)
-            : callingAgent.run(agent, () => handler(args, ctx)));
-          // The wake-ups the call caused are in their inboxes before it answers.
-          await observed?.flush();
-          return result;
-        }),
-    };
-  }
-
   /** Mounts send_message, wait_for_messages and raider://messages for the server's agent, when it has one. */
   register(server: FeatureServer): void {
-    const { agent, caller, resources } = server;
+    const { agent, resources } = server;
     if (agent === undefined) return;
-    this.mountFor(server.mcp, agent, caller);
+    this.mountFor(server.mcp, server.tools, agent);
     resources.addReader(MESSAGES_URI, () => this.read(agent));
   }
 
-  /** The tools and raider://messages for `agent` on `server`. */
-  private mountFor(server: McpServer, agent: string, caller: Caller | undefined): void {
+  /** The tools (through the server's pipeline, `tools`) and raider://messages for `agent` on `server`. */
+  private mountFor(server: FeatureServer['mcp'], tools: ToolPipeline, agent: string): void {
     this.serve(agent);
     // An agent's own calls make sure it is on the roster first: once one answered, every server
     // on the list finds it there (its connection's note may still be on its way).
-    mountMessageTools(server, agent, this.options, {
+    mountMessageTools(tools, agent, this.options, {
       send: async (args) => {
         await this.roster.note(agent);
         return this.send(agent, args);
       },
-      wait: async (args, ctx) => {
+      wait: async (args, call) => {
         await this.roster.note(agent);
-        return this.wait(agent, args, ctx, caller, server);
+        return this.wait(agent, args, call);
       },
     });
     server.registerResource(

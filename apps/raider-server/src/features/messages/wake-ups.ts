@@ -16,14 +16,11 @@
  * reaches this holder only as a catch-up, never as a write of its own, so each change is announced
  * once, by the process (and the conversation) that made it.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { oneLine } from '@raider/kit/shown-text';
 import { type EndStatus, type MessageStore, notificationText, type OutgoingMessage } from '@raider/tasks-registry';
 import { isSnapshot, type TaskCatchUp, type TaskRecord, type TaskStore, type TaskWrite } from '@raider/todo-tools/v2';
+import { currentCall } from '../../conversation/call-pipeline.js';
 import type { Logger } from '../../log.js';
-
-/** The agent whose tool call is running (set around the family's handlers; read by `observe`). */
-export const callingAgent = new AsyncLocalStorage<string>();
 
 /**
  * Every kind of wake-up, its `<task-type>`, and the `<status>` it carries (none for a notice of
@@ -266,15 +263,13 @@ export interface WakeUpOptions {
   log: Logger;
 }
 
-/** A conversation's task store that announces what its own transactions change (see the module's comment). */
-export interface ObservedTasks {
-  readonly store: TaskStore;
-  /** Resolves once every wake-up of the writes committed so far was sent (or failed, logged). */
-  flush(): Promise<void>;
-}
-
-/** Wraps `store` (one conversation's): see the module's comment. */
-export function observeTasks(store: TaskStore, options: WakeUpOptions): ObservedTasks {
+/**
+ * `store` (one conversation's) announcing what its own transactions change: see the module's
+ * comment. The agent of a change is the agent of the tool call that made it, read from the call's
+ * context (`currentCall`: TaskTools, not our code, calls the transaction), and that call answers
+ * once the wake-ups of every write committed so far were sent (or failed, logged).
+ */
+export function observeTasks(store: TaskStore, options: WakeUpOptions): TaskStore {
   // The list as this holder last saw it: reset by a whole read, moved on by deltas and own writes.
   const seen = new Map<string, TaskRecord>();
   const apply = (catchUp: TaskCatchUp) => {
@@ -311,7 +306,8 @@ export function observeTasks(store: TaskStore, options: WakeUpOptions): Observed
     },
     transact: async (seq, fn) => {
       // Read as the call begins: inside a shared store's transaction the context may be another's.
-      const actor = callingAgent.getStore();
+      const call = currentCall();
+      const actor = call?.agent;
       let write: TaskWrite | undefined;
       const before = new Map<string, TaskRecord>();
       const committed = await store.transact(seq, async (catchUp) => {
@@ -329,9 +325,11 @@ export function observeTasks(store: TaskStore, options: WakeUpOptions): Observed
         apply({ ...write, seq: committed.seq });
         if (options.enabled()) announce(wakeUpsOf(write, before, seen, actor, Date.now()));
       }
+      // The wake-ups the call caused are in their inboxes before it answers.
+      call?.answerAfter(sending);
       return committed;
     },
   };
   if (store.watch) observed.watch = (onChange) => (store.watch as NonNullable<TaskStore['watch']>)(onChange);
-  return { store: observed, flush: () => sending };
+  return observed;
 }

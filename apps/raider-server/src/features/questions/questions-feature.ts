@@ -17,13 +17,13 @@ export class QuestionsFeature implements Feature {
   /** Questions of the conversation whose registry is `registry` (each open one is an `ask_N` entry of it). */
   constructor(registry: TaskRegistry, options: QuestionOptions) {
     this.questions = createQuestions(registry, options);
-    this.modernTool = new ModernQuestionTool(this.questions);
+    this.modernTool = new ModernQuestionTool(() => this.questions.tools('modern'));
   }
 
-  /** Registers the question tool on `server`, its questions asked for the server's agent. */
+  /** Registers the question tool on `server`, its questions asked for the agent of each call's server. */
   register(server: FeatureServer): void {
-    if (server.era === 'legacy') this.questions.register(server.mcp, 'legacy', server.agent);
-    else this.modernTool.registerOn(server.mcp, server.agent);
+    if (server.era === 'modern') this.modernTool.registerOn(server.tools);
+    else for (const tool of this.questions.tools('legacy', server.mcp)) server.tools.register(tool);
   }
 
   /** Ends every open question with `reason` (each waiting call answers that it was withdrawn). */

@@ -9,7 +9,6 @@
  *   board while the call waits, when there is one.
  * Every question the server waits on is an `ask` entry of the registry whose stop withdraws it.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
@@ -20,7 +19,7 @@ import {
 import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } from '@raider/ask-tools/v2';
 import { received } from '@raider/kit/received';
 import type { TaskRegistry } from '@raider/tasks-registry';
-import { callClient, type WaitDeadlineSettings, waitDeadlineMs } from '../../conversation/wait-deadline.js';
+import { type CallContext, currentCall, type PipelineTool } from '../../conversation/call-pipeline.js';
 import type { Logger } from '../../log.js';
 import type { Names } from '../../types.js';
 import {
@@ -44,8 +43,6 @@ export interface QuestionOptions {
   fallbackAnswerer: Answerer | undefined;
   /** The key that signs a 2026-era question's state (shared by replicas); default: one made per process. */
   stateSecret?: string | undefined;
-  /** How a waiting call's deadline is chosen (`--wait-deadline`, the transport). */
-  deadline: WaitDeadlineSettings;
   /** How long a question stays open with nobody answering, in ms (`--question-expiry`). */
   expiryMs: number;
   /** The list the conversation works on: its conversations share one desk of open questions. */
@@ -63,19 +60,18 @@ export interface QuestionOptions {
 
 /** The question tool of one conversation, mounted on each of its servers. */
 export interface Questions {
-  /** Mounts the question tool on `server`, which serves `era` (for `agent`, when it names one). */
-  register(server: McpServer, era: 'legacy' | 'modern', agent?: string): void;
+  /**
+   * The question tool's tools for a server of `era`, as AskTools registers them, ready for a
+   * server's call pipeline: ask_user with its resume and its deadline around AskTools' handler. A
+   * 2025-era server's are its own (`server`: the client's elicitation is asked through it); a
+   * 2026-era server's are the same for every server (each call reads its own server and envelope).
+   */
+  tools(era: 'legacy' | 'modern', server?: McpServer): PipelineTool[];
   /** Withdraws every open question, with `reason`. */
   endQuestions(reason: string): void;
   /** How many questions this conversation asked are still open (they keep its session or list alive). */
   openQuestions(): number;
 }
-
-/** The context of the question tool's call being answered (the 2026 era reads its client's capabilities there). */
-const currentCall = new AsyncLocalStorage<ServerContext>();
-
-/** The agent an ask_user call asks for (set around the tool's handler by the conversation). */
-export const askingAgent = new AsyncLocalStorage<string | undefined>();
 
 /** One ask_user call as the desk sees it: its deadline, the question it waits on, the one it resumes. */
 interface DeskCall {
@@ -83,7 +79,9 @@ interface DeskCall {
   resume: OpenQuestion | undefined;
   question: OpenQuestion | undefined;
 }
-const deskCall = new AsyncLocalStorage<DeskCall>();
+
+/** A handler as AskTools registers it. */
+type AskHandler = (args: unknown, ctx: ServerContext) => Promise<CallToolResult>;
 
 /** The reason a call's wait ends at its deadline (never shown: the call answers stillOpenText). */
 const DEADLINE = 'the wait reached its deadline';
@@ -126,6 +124,11 @@ type Resumed = { resume: OpenQuestion; args: Record<string, unknown> } | { answe
 /** The question tool of one conversation: its desk of open questions, and ask_user on each server. */
 class ConversationQuestions implements Questions {
   private readonly desk: ReturnType<QuestionDesks['deskOf']>;
+  /**
+   * The ask_user calls waiting on the desk now, by their context: AskTools (not our code) calls
+   * the answerer, which finds its call's deadline and question here through `currentCall()`.
+   */
+  private readonly deskCalls = new WeakMap<CallContext, DeskCall>();
 
   constructor(
     private readonly registry: TaskRegistry,
@@ -134,9 +137,9 @@ class ConversationQuestions implements Questions {
     this.desk = options.desks.deskOf(options.listId, options.expiryMs);
   }
 
-  private opener(): QuestionOpener {
+  private opener(agent: string | undefined): QuestionOpener {
     return {
-      agent: askingAgent.getStore(),
+      agent,
       registry: this.registry,
       pages: () => this.options.fallbackAnswerer?.(),
       answeredWhileAway: (question) => this.options.answeredWhileAway?.(question),
@@ -194,16 +197,22 @@ class ConversationQuestions implements Questions {
    * the client's form asks it), waited on until the call's deadline. AskUserQuestion's forms go
    * to the elicitation alone, tracked while the call waits.
    */
+  /** The desk's view of the ask_user call running now (none for AskUserQuestion), and the call's agent. */
+  private deskCall(): { call: DeskCall | undefined; agent: string | undefined } {
+    const active = currentCall();
+    return { call: active && this.deskCalls.get(active), agent: active?.agent };
+  }
+
   private deskAsker(elicit: Asker | undefined): Asker | undefined {
     const { desk } = this;
     const pages = this.options.fallbackAnswerer?.();
     // A resume waits on its open question even when no page is open now (one may open later).
-    if (!elicit && !pages && !deskCall.getStore()?.resume) return undefined;
+    if (!elicit && !pages && !this.deskCall().call?.resume) return undefined;
     const ask: Asker = (question, choices, signal) => {
-      const call = deskCall.getStore();
+      const { call, agent } = this.deskCall();
       // AskUserQuestion asking one question at a time: both ways at once, tracked while the call waits.
       if (!call) return this.track(question, signal, (s) => (firstOf(elicit, pages) as Asker)(question, choices, s));
-      const entry = call.resume ?? desk.open(question, choices, this.opener());
+      const entry = call.resume ?? desk.open(question, choices, this.opener(agent));
       call.question = entry;
       desk.offer(entry);
       if (elicit && entry.state === 'open' && !entry.formPending) this.putForm(entry, elicit);
@@ -218,13 +227,12 @@ class ConversationQuestions implements Questions {
   }
 
   /** The open question `{ resume }` names, with the arguments to ask it again; or the call's answer. */
-  private resumed(input: Record<string, unknown>): Resumed {
+  private resumed(input: Record<string, unknown>, caller: string | undefined): Resumed {
     const { desk } = this;
     const asked = resumeOf(input);
     if ('problem' in asked) return { answer: textResult(`Error: ${asked.problem}`, true) };
     const resume = desk.get(asked.id);
     if (!resume) return { answer: textResult(`Error: ${lostText(asked.id)}`, true) };
-    const caller = askingAgent.getStore();
     if (resume.opener.agent !== caller) {
       return { answer: textResult(`Error: ${notYoursText(resume.id, resume.opener.agent, caller)}`, true) };
     }
@@ -239,22 +247,23 @@ class ConversationQuestions implements Questions {
    * ask_user's handler around AskTools' own: a call waits until its deadline, then answers that the
    * question is still open; `{ resume }` waits on an open question again (or reads its answer).
    */
-  private withDeadline(server: McpServer, handler: (args: unknown, ctx: ServerContext) => Promise<CallToolResult>) {
-    const { desk, options } = this;
-    return async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
+  private withDeadline(handler: AskHandler): PipelineTool['handler'] {
+    const { desk } = this;
+    return async (given, context): Promise<CallToolResult> => {
+      let args: unknown = given;
       const input = (args ?? {}) as Record<string, unknown>;
       let resume: OpenQuestion | undefined;
       if (typeof args === 'object' && args !== null && 'resume' in input) {
-        const resumed = this.resumed(input);
+        const resumed = this.resumed(input, context.agent);
         if ('answer' in resumed) return resumed.answer;
         ({ resume, args } = resumed);
       }
       const deadline = new AbortController();
-      const ms = waitDeadlineMs(options.deadline, callClient(ctx, server.server));
-      const timer = setTimeout(() => deadline.abort(new AskError('aborted', DEADLINE)), ms);
+      const timer = setTimeout(() => deadline.abort(new AskError('aborted', DEADLINE)), context.deadlineMs);
       const call: DeskCall = { deadline: deadline.signal, resume, question: undefined };
+      this.deskCalls.set(context, call);
       try {
-        const result = await deskCall.run(call, () => handler(args, ctx));
+        const result = await handler(args, context.request);
         const entry = call.question;
         if (!entry) return result;
         if (entry.state === 'expired') return textResult(expiredText(entry.id, desk.expiryMs));
@@ -264,16 +273,18 @@ class ConversationQuestions implements Questions {
         return result;
       } finally {
         clearTimeout(timer);
+        this.deskCalls.delete(context);
       }
     };
   }
 
-  /** AskTools for a server of `era`. */
-  private askTools(server: McpServer, era: 'legacy' | 'modern'): AskTools {
+  /** AskTools for a server of `era` (a 2025-era one asks its client through `server`). */
+  private askTools(server: McpServer | undefined, era: 'legacy' | 'modern'): AskTools {
     const { options } = this;
     const presentation = options.structuredOutput ? { structuredOutput: true } : {};
     const waiting = { progressIntervalMs: options.progressEveryMs };
     if (era === 'legacy') {
+      if (!server) throw new TypeError('a 2025-era question tool asks its client through its own server');
       // The client's elicitation and the board, raced on the call; never the SDK's shim.
       const elicit = elicitationAnswerer(server, { timeoutMs: options.askTimeoutMs });
       return new AskTools({
@@ -286,7 +297,7 @@ class ConversationQuestions implements Questions {
     }
     // The client asked in-band when it can answer a form; else the board, while the call waits.
     return new AskTools({
-      answerer: () => (modernClientAnswersForms(currentCall.getStore()) ? undefined : this.deskAsker(undefined)),
+      answerer: () => (modernClientAnswersForms(currentCall()?.request) ? undefined : this.deskAsker(undefined)),
       // What the question carries across the client, signed (AskTools verifies it on the retry).
       requestState: options.codecs.codec(options.stateSecret, options.askTimeoutMs),
       timeoutMs: options.askTimeoutMs,
@@ -295,27 +306,25 @@ class ConversationQuestions implements Questions {
     });
   }
 
-  register(server: McpServer, era: 'legacy' | 'modern', agent?: string): void {
+  tools(era: 'legacy' | 'modern', server?: McpServer): PipelineTool[] {
+    // A 2026-era AskTools asks no server: the client's capabilities, when its envelope has none,
+    // are read of the server serving the call.
+    const sdk = server?.server ?? {
+      getClientCapabilities: () => currentCall()?.server.server.getClientCapabilities(),
+    };
     const ask = this.askTools(server, era);
-    // The registrar the tools see: the server's own registerTool, with the call's context kept
-    // for the answerer above, and ask_user's deadline and resume around its handler.
+    const tools: PipelineTool[] = [];
+    // What AskTools registers, recorded: ask_user with its resume listed and its deadline around it.
     const registrar = {
-      server: server.server,
-      registerTool: ((
-        name: string,
-        config: { inputSchema?: unknown; description?: string },
-        handler: (args: unknown, ctx: ServerContext) => Promise<CallToolResult>,
-      ) => {
-        const kept = (args: unknown, ctx: ServerContext) => currentCall.run(ctx, () => handler(args, ctx));
-        const tool = name === 'ask_user' ? this.withDeadline(server, kept) : kept;
-        // The asking agent is known around the whole call (a resume checks it before asking).
-        const asAgent = (args: unknown, ctx: ServerContext) =>
-          agent === undefined ? tool(args, ctx) : askingAgent.run(agent, () => tool(args, ctx));
-        return server.registerTool(name, (name === 'ask_user' ? resumable(config) : config) as never, asAgent as never);
+      server: sdk,
+      registerTool: ((name: string, config: { inputSchema?: unknown; description?: string }, handler: AskHandler) => {
+        if (name === 'ask_user') tools.push({ name, config: resumable(config), handler: this.withDeadline(handler) });
+        else tools.push({ name, config, handler: (args, call) => handler(args, call.request) });
       }) as unknown as McpServer['registerTool'],
     };
     if (this.options.names === 'claude') ask.registerAskUserQuestion(registrar);
     else ask.register(registrar);
+    return tools;
   }
 
   openQuestions(): number {

@@ -2,7 +2,7 @@
  * The task-list feature of a conversation: the family's tools (families.ts) on every server, what
  * raider://tasks and the boards read of the list, and a task's status set from a board.
  */
-import type { TaskListLimits } from '@raider/todo-tools/v2';
+import type { TaskListLimits, ToolRegistrar } from '@raider/todo-tools/v2';
 import type { Feature, FeatureServer } from '../../conversation/feature.js';
 import type { ListHandle } from '../../lists/list-handle.js';
 import type { Logger } from '../../log.js';
@@ -45,9 +45,22 @@ export class TasksFeature implements Feature {
     return this.mounted.setStatus;
   }
 
-  /** Registers the family's tools on `server`, through its steps. */
+  /**
+   * Registers the family's tools on `server`, through its call pipeline: each sends progress while
+   * it runs long (a lock another process holds, a slow hook) and takes Claude Code's names.
+   */
   register(server: FeatureServer): void {
-    this.mounted.register(server.tools);
+    const registrar: ToolRegistrar = {
+      registerTool: (name, config, handler) =>
+        server.tools.register({
+          name,
+          config,
+          handler: (args, call) => handler(args, call.request),
+          progress: true,
+          claudeNames: true,
+        }),
+    };
+    this.mounted.register(registrar);
   }
 
   /** Stops watching the list for changes made elsewhere. */
