@@ -29,6 +29,21 @@ describe('requestGuard', () => {
     expect(guard(request('/mcp', { origin: 'http://localhost:3333' }))).toEqual({ kind: 'pass' });
   });
 
+  it("refuses a loopback name on another port, and an Origin on another port, in its own words (where SDK v2's checks, hostname alone, would pass them: decision 0013)", () => {
+    const guard = requestGuard(base);
+    expect(guard(request('/mcp', { host: 'localhost:9999' }))).toEqual({
+      kind: 'refuse',
+      status: 403,
+      message: 'Forbidden: Host "localhost:9999" is not allowed',
+    });
+    expect(guard(request('/mcp', { origin: 'http://localhost:9999' }))).toEqual({
+      kind: 'refuse',
+      status: 403,
+      message: 'Forbidden: Origin "http://localhost:9999" is not allowed',
+    });
+    expect(guard(request('/mcp', { host: 'localhost' }))).toEqual({ kind: 'pass' });
+  });
+
   it('with a token, every request proves it; a wildcard bind answers to loopback names', () => {
     const guard = requestGuard({ ...base, host: '0.0.0.0', token: 'a-token-of-16-chars' });
     expect(guard(request('/mcp'))).toMatchObject({ kind: 'refuse', status: 401 });

@@ -2,6 +2,20 @@
  * The guard in front of every HTTP request: the Host header (against DNS rebinding), the Origin
  * (a browser page from elsewhere), and the token, or the board's secret. It decides; the server
  * answers. Unit-tested in milliseconds with fake requests (guard.test.ts, beside it).
+ *
+ * Why not SDK v2's own checks (docs/decisions/0013-http-guard-not-the-sdks.md): none gives the
+ * same answers, and the tests pin these.
+ * - `hostHeaderValidation` (@modelcontextprotocol/node) compares the Host's hostname alone, whatever
+ *   its port, and answers `Invalid Host: <hostname>`; this guard allows the bound port only (a
+ *   `localhost:9999` that reaches this server through a proxy is refused), the names of every
+ *   interface when bound to all, and answers `Forbidden: Host "<header>" is not allowed`.
+ * - `originValidation` likewise compares the Origin's hostname alone (`Invalid Origin: <hostname>`);
+ *   this one allows the server's own origins with their port and `--allowed-origins` as written.
+ * - `requireBearerAuth` / `verifyBearerToken` (@modelcontextprotocol/server) are OAuth's: a token
+ *   verifier, a token without an expiry time refused, OAuth's error JSON (`invalid_token`). raider
+ *   has one static token, compared in constant time, answered as JSON-RPC, with the board's secret,
+ *   its `?token=` login and cookie, its page for a person's browser, and OAuth's paths answered 404
+ *   before the token.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
