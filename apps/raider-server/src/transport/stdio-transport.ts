@@ -38,7 +38,8 @@ const QUOTED_PLACEHOLDER = JSON.stringify(PLACEHOLDER);
  * lives. A list sent again is being read while unchanged (a client polling, a get after a get), so
  * from then on its bytes are kept. A list sent only once (every change makes a new one) is
  * serialised as any message is, and nothing of it outlives the write: keeping each version's JSON
- * would only have the garbage collector copy and promote it.
+ * would only have the garbage collector copy and promote it. A cache of immutable values by their
+ * frozen array, holding nothing of a server, so it lives at module level.
  */
 const sent = new WeakMap<readonly unknown[], Buffer | undefined>();
 

@@ -43,6 +43,7 @@ export function rendersApps(capabilities: unknown): boolean {
   return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(APP_MIME_TYPE);
 }
 
+// A cache of an immutable value, so it may live at module level: the built page holds nothing of a server.
 let html: string | undefined;
 /** The app, built by Vite into one file (dist/board-app/index.html) and shipped inside the package. */
 function appHtml(): string {
@@ -105,6 +106,7 @@ const appToolConfig = (
   annotations: { readOnlyHint: readOnly, destructiveHint: false, openWorldHint: false },
 });
 
+// Immutable configs, made once for every server of the process: they hold nothing of a server.
 let tools: Record<'state' | 'setStatus' | 'answer', ReturnType<typeof appToolConfig>> | undefined;
 /** The app-only tools' configs, made once: a 2026-era server over HTTP is made (and offered the app) per request. */
 function appTools() {

@@ -24,7 +24,8 @@ const RESUME_PROPERTY = {
   description: 'The id of a question still open (ask_N), alone: wait again for its answer, or read it.',
 };
 
-// One resumable schema per advertised one, however many conversations register ask_user.
+// One resumable schema per advertised one, however many conversations register ask_user: a cache
+// of immutable values by the schema object, which holds nothing of a server (so module level).
 const resumableOf = new WeakMap<object, z.ZodObject>();
 
 /**
