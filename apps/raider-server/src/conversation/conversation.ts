@@ -194,7 +194,10 @@ function newServer(parts: Parts, era: Era, request?: { clientCapabilities?: unkn
     era,
     names: options.names,
     agent,
-    listId: options.list?.id,
+    // Read at each call: a list that follows Claude Code's session may move to its team's folder.
+    get listId() {
+      return options.list?.id;
+    },
     answers: caller?.answers,
     progressEveryMs: options.progressEveryMs,
     deadline: deadlineOf(options),
