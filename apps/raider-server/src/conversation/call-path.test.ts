@@ -71,4 +71,39 @@ describe("a task_update's path", () => {
     // store (the wake-ups), nothing of ours between.
     expect(reached[0]?.rooms.slice(0, 2)).toEqual(['conversation', 'features/messages']);
   });
+
+  it("a status set from the board app is its person's: nobody's change to the agents' wake-ups", async () => {
+    const runtime = createRuntime();
+    open.push({ close: () => runtime.close() });
+    const list = listFor(runtime, {}, 'call-path-app');
+    if (!list) throw new Error('no list');
+    const conversation = createConversation({
+      family: 'tasks',
+      names: 'raider',
+      askTimeoutMs: 1000,
+      team: true,
+      runtime,
+      list,
+    });
+    open.push({ close: () => conversation.close('test over') });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await conversation.newServer('legacy', undefined, { agent: 'alice' }).connect(serverSide);
+    const apps = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+    const alice = new Client({ name: 'alice', version: '1.0.0' }, { capabilities: apps });
+    await alice.connect(clientSide);
+    open.push(alice);
+    await alice.callTool({ name: 'task_create', arguments: { subject: 'Parser', description: '' } });
+    await alice.callTool({ name: 'task_update', arguments: { taskId: '1', owner: 'bob' } });
+    await expect
+      .poll(async () => (await alice.listTools()).tools.some((tool) => tool.name === 'board_set_status'))
+      .toBe(true);
+    const set = await alice.callTool({ name: 'board_set_status', arguments: { taskId: '1', status: 'in_progress' } });
+    expect(set.content).toEqual([{ type: 'text', text: 'Updated task #1 status' }]);
+    await expect
+      .poll(async () => (await list.messages().peek('bob')).map((message) => message.label))
+      .toEqual([
+        'alice made you the owner of task #1 "Parser"',
+        'Someone changed your task #1 "Parser": status (now in_progress)',
+      ]);
+  });
 });

@@ -123,6 +123,26 @@ describe('the call pipeline', () => {
     expect(progress).toEqual(progress.map((_, index) => index + 1));
   });
 
+  it("runs a person's tool (the board app's) with no current call: what it changes is no agent's doing", async () => {
+    const { tools, connect } = await served();
+    let current: CallContext | undefined | 'unseen' = 'unseen';
+    let agent: string | undefined;
+    tools.register({
+      name: 'board_set_status',
+      config: { inputSchema: schema },
+      handler: (_args, call) => {
+        current = currentCall();
+        agent = call.agent;
+        return text('ok');
+      },
+      person: true,
+    });
+    const client = await connect();
+    await client.callTool({ name: 'board_set_status', arguments: {} });
+    expect(current).toBeUndefined();
+    expect(agent).toBe('alice');
+  });
+
   it('answers once the work the call began settled (answerAfter)', async () => {
     const { tools, connect } = await served();
     let finish: () => void = () => {};

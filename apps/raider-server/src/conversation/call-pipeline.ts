@@ -62,6 +62,12 @@ export interface PipelineTool {
    * the handler sees them (the family's tools). Default false: a tool that names itself.
    */
   claudeNames?: boolean;
+  /**
+   * A person's tool, not the server's agent's (the board app's, which its user works): its calls
+   * run with no current call, so a change it makes to the list is nobody's (`Someone changed your
+   * task …`), and it answers without waiting for the wake-ups. Default false.
+   */
+  person?: boolean;
 }
 
 /** The rest of a call after a step: the next steps, then the handler. */
@@ -92,7 +98,8 @@ export function currentCall(): CallContext | undefined {
  *   (`raiderInput` of @raider/tool-names).
  * - `work-done`: the call answers once the work it began settled (`answerAfter`: the wake-ups a
  *   task's change sends are in their inboxes before the change is answered).
- * - `current-call`: the rest runs with the context in `currentCall()`, for the code that is not ours.
+ * - `current-call`: the rest runs with the context in `currentCall()`, for the code that is not
+ *   ours; a person's tool (the board app's) skips it, so what it changes is no agent's doing.
  */
 export const CALL_STEPS: readonly CallStep[] = [
   {
@@ -119,7 +126,7 @@ export const CALL_STEPS: readonly CallStep[] = [
   },
   {
     name: 'current-call',
-    takes: () => true,
+    takes: (tool) => tool.person !== true,
     run: (call, next) => activeCall.run(call, next),
   },
 ];

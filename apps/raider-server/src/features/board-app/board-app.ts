@@ -222,18 +222,27 @@ export class BoardApp {
     this.enabled = true;
     const configs = appTools();
     // board_state answers unchanged by the call's deadline at the latest (issue 28).
+    // The app's tools are its person's, not the server's agent's: a status set there is nobody's
+    // change (`Someone changed your task …`), as on the web board.
     tools.register({
       name: 'board_state',
       config: configs.state,
       handler: (args, call) =>
         this.stateCall(args, call.request.mcpReq?.signal, Math.min(LONG_POLL_MS, call.deadlineMs)),
+      person: true,
     });
     tools.register({
       name: 'board_set_status',
       config: configs.setStatus,
       handler: (args) => this.setStatusCall(args),
+      person: true,
     });
-    tools.register({ name: 'board_answer', config: configs.answer, handler: (args) => this.answerCall(args) });
+    tools.register({
+      name: 'board_answer',
+      config: configs.answer,
+      handler: (args) => this.answerCall(args),
+      person: true,
+    });
     server.registerResource(
       'board-app',
       BOARD_APP_URI,
