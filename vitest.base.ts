@@ -22,11 +22,6 @@ export interface EndToEndOptions {
   globalSetup?: string[];
   /** A hook budget of their own (starting a database takes longer than the default allows on a busy machine). */
   hookTimeout?: number;
-  /**
-   * Test files under src/ that are not unit tests (they start a process or a database): they run
-   * with the end-to-end tests, not in `test:unit`, until they move to test/.
-   */
-  fromSrc?: string[];
 }
 
 /**
@@ -55,15 +50,15 @@ function everyTest(packageUrl: string, test: TestOptions): TestOptions {
  * yet (scripts/ensure-built.mjs), so `pnpm --filter <package> test` works on a fresh clone; it
  * never rebuilds a build that is there, and fails the run if one is rewritten during it.
  *
- * With `endToEnd`, the tests are two vitest projects, `unit` (src/, minus `endToEnd.fromSrc`:
- * seconds, no process, network, browser or database) and `e2e` (test/, plus `fromSrc`, with
+ * With `endToEnd`, the tests are two vitest projects, `unit` (src/: seconds, no process,
+ * network, browser or database) and `e2e` (test/: processes, a browser, a database; with
  * `endToEnd`'s global setups and hook budget): `vitest run --project unit` is the package's
  * `test:unit`, `--project e2e` its `test:e2e`, and `vitest run` runs both with one summary line.
  */
 export function packageTests(packageUrl: string, test: TestOptions = {}, endToEnd?: EndToEndOptions): ViteUserConfig {
   const define = { __PACKAGE_VERSION__: JSON.stringify(packageVersion(packageUrl)) };
   if (!endToEnd) return defineConfig({ define, test: everyTest(packageUrl, test) });
-  const { globalSetup, hookTimeout, fromSrc = [] } = endToEnd;
+  const { globalSetup, hookTimeout } = endToEnd;
   const unit = everyTest(packageUrl, test);
   return defineConfig({
     define,
@@ -75,7 +70,6 @@ export function packageTests(packageUrl: string, test: TestOptions = {}, endToEn
             ...unit,
             name: 'unit',
             include: ['src/**/*.test.ts'],
-            exclude: [...(unit.exclude ?? []), ...fromSrc],
           },
         },
         {
@@ -83,7 +77,7 @@ export function packageTests(packageUrl: string, test: TestOptions = {}, endToEn
           test: {
             ...everyTest(packageUrl, { ...test, ...(hookTimeout ? { hookTimeout } : {}), globalSetup }),
             name: 'e2e',
-            include: ['test/**/*.test.ts', ...fromSrc],
+            include: ['test/**/*.test.ts'],
           },
         },
       ],

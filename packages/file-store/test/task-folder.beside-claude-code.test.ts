@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TaskTools } from '@raider/todo-tools';
 import { describe, expect, it } from 'vitest';
-import { type ClaudeRecord, readBack } from '../test/claude-code-writer.mjs';
-import { closedAfter, tempDir } from '../test/cleanup.js';
-import { openTaskFolder, type TaskFolder } from './index.js';
+import { openTaskFolder, type TaskFolder } from '../src/index.js';
+import { type ClaudeRecord, readBack } from './claude-code-writer.mjs';
+import { closedAfter, tempDir } from './cleanup.js';
 
 function open(path: string, options: Parameters<typeof openTaskFolder>[1] = {}): TaskFolder {
   return closedAfter(openTaskFolder(path, options));
@@ -31,7 +31,7 @@ type WriterEntry =
 
 /** Starts the Claude-like writer as a process of its own on `path`; `stop()` ends it and resolves to its log. */
 function claudeCodeProcess(path: string, options: object) {
-  const script = fileURLToPath(new URL('../test/claude-code-writer.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('./claude-code-writer.mjs', import.meta.url));
   const child = spawn(process.execPath, [script, path, JSON.stringify(options)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -1,9 +1,9 @@
 // The database looked at once at start: why it cannot be reached, in one line without the password.
 import { describe, expect, inject, it } from 'vitest';
-import { withTarget } from '../../../../packages/postgres-store/test/postgres-faults.js';
-import { freePort } from '../../../../packages/postgres-store/test/postgres-server.js';
-import { silent } from '../log.js';
-import { databaseProblem, databaseTarget, reachDatabase, withoutPassword } from './database-check.js';
+import { withTarget } from '../../../packages/postgres-store/test/postgres-faults.js';
+import { freePort } from '../../../packages/postgres-store/test/postgres-server.js';
+import { databaseProblem, databaseTarget, reachDatabase, withoutPassword } from '../src/lists/database-check.js';
+import { silent } from '../src/log.js';
 
 describe('the database at start', () => {
   it('names where the database is, never its password', () => {

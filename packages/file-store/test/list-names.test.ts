@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../test/cleanup.js';
-import { claudeListId, claudeTaskFolder, listFolderName } from './list-names.js';
+import { claudeListId, claudeTaskFolder, listFolderName } from '../src/list-names.js';
+import { tempDir } from './cleanup.js';
 
 const SESSION = '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b';
 const TEAM = 'session-3f2a9c1e';

@@ -4,10 +4,10 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StoredMessage } from '@raider/tasks-registry';
 import { describe, expect, it } from 'vitest';
-import { closedAfter, tempDir } from '../../test/cleanup.js';
-import type { WorkerLine } from '../../test/message-worker.js';
-import { startWorker, type Worker } from '../../test/message-worker-script.js';
-import { openTaskFolder } from '../index.js';
+import { openTaskFolder } from '../src/index.js';
+import { closedAfter, tempDir } from './cleanup.js';
+import type { WorkerLine } from './message-worker.js';
+import { startWorker, type Worker } from './message-worker-script.js';
 
 const isReady = (line: WorkerLine): line is { ready: true } => 'ready' in line;
 const isTook = (line: WorkerLine): line is { took: StoredMessage[]; until?: number } => 'took' in line;

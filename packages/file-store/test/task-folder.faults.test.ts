@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { TaskTools, MAX_TASK_ID as TOOLS_MAX_TASK_ID } from '@raider/todo-tools';
 import lockfile from 'proper-lockfile';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { taskRecord } from '../test/task-record.js';
-import { ListIdError, listFolderName, openList, type TaskFolder } from './index.js';
-import { MAX_TASK_ID } from './task-file.js';
+import { ListIdError, listFolderName, openList, type TaskFolder } from '../src/index.js';
+import { MAX_TASK_ID } from '../src/task-file.js';
+import { taskRecord } from './task-record.js';
 
 // Every fs function passes through to the real one unless a test makes it fail.
 vi.mock('node:fs', async (importOriginal) =>
-  (await import('../test/spied-fs.js')).spiedFs(await importOriginal(), [
+  (await import('./spied-fs.js')).spiedFs(await importOriginal(), [
     'openSync',
     'writeSync',
     'fsyncSync',

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MessageStore } from '@raider/tasks-registry';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openTaskFolder, type TaskFolder } from '../index.js';
+import { openTaskFolder, type TaskFolder } from '../src/index.js';
 
 // Every fs function passes through to the real one unless a test makes it fail.
 vi.mock('node:fs', async (importOriginal) =>
-  (await import('../../test/spied-fs.js')).spiedFs(await importOriginal(), [
+  (await import('./spied-fs.js')).spiedFs(await importOriginal(), [
     'openSync',
     'writeSync',
     'fsyncSync',
