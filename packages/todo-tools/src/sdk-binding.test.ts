@@ -3,13 +3,19 @@
 import { describe, expect, it } from 'vitest';
 import { bindSdk, type ToolConfigOf } from './sdk-binding.js';
 import { TaskToolsCore } from './tasks/task-tools-core.js';
-import type { ToolCallResult } from './tool-definition.js';
+import type { ToolCallResult, ToolDefinition } from './tool-definition.js';
 import { VERSION } from './version.js';
 
 interface Registered {
   name: string;
   config: ToolConfigOf<string>;
-  handler: (args: Record<string, unknown>, context: { abort: AbortSignal }) => Promise<ToolCallResult>;
+  handler: (args: Record<string, unknown>, context: MadeUpContext) => Promise<ToolCallResult>;
+}
+
+/** What a made-up major's handler gets: the signal in `abort`, the authenticated caller in `who` (anything, as a loose SDK type allows). */
+interface MadeUpContext {
+  abort: AbortSignal;
+  who?: unknown;
 }
 
 /** A server of a made-up major: it keeps what it is given, and its handlers find the signal in `abort`. */
@@ -27,7 +33,8 @@ class MadeUpServer {
 const madeUp = bindSdk({
   newServer: (info, options) => new MadeUpServer(info, options),
   schemas: (tool) => ({ inputSchema: `schema of ${tool.name}` }),
-  signal: (context: { abort: AbortSignal }) => context.abort,
+  signal: (context: MadeUpContext) => context.abort,
+  caller: (context: MadeUpContext) => context.who as string | undefined,
 });
 
 describe('bindSdk', () => {
@@ -64,6 +71,28 @@ describe('bindSdk', () => {
       content: [{ type: 'text', text: 'Interrupted: the task was not changed.' }],
       isError: true,
     });
+  });
+
+  it('hands each handler the caller the major found, when it is a non-empty string', async () => {
+    const contexts: unknown[] = [];
+    const server = new MadeUpServer({ name: 'mine', version: '1.0.0' });
+    madeUp.mountTools(server, [
+      {
+        ...new TaskToolsCore().definitions()[0],
+        handler: async (_args, context) => {
+          contexts.push(context);
+          return { content: [{ type: 'text', text: '' }] };
+        },
+      } as ToolDefinition,
+    ]);
+    const abort = new AbortController().signal;
+    for (const who of ['bob', '', 42, undefined]) await server.registered[0]?.handler({}, { abort, who });
+    expect(contexts).toStrictEqual([
+      { signal: abort, caller: 'bob' },
+      { signal: abort },
+      { signal: abort },
+      { signal: abort },
+    ]);
   });
 
   it('ownServer makes one server per tool object, at first use, and registers the object on it', () => {

@@ -2,12 +2,13 @@
  * What binds the SDK-neutral tools to one MCP SDK major, written once for both. Registering a tool
  * (`registerTool(name, config, handler)`) reads the same under v1 and v2 but for two things: the
  * schema type a tool's config carries (v1 takes zod, v2 a Standard Schema), and where the context a
- * handler gets keeps the call's abort signal (v1's `extra.signal`, v2's `ctx.mcpReq.signal`). Each
- * adapter says those two things and how to make its server (`bindSdk` in v1/tool-registrar.ts and
+ * handler gets keeps the call's abort signal (v1's `extra.signal`, v2's `ctx.mcpReq.signal`) and
+ * the host's authentication of the caller (v1's `extra.authInfo`, v2's `ctx.http.authInfo`). Each
+ * adapter says those things and how to make its server (`bindSdk` in v1/tool-registrar.ts and
  * v2/tool-registrar.ts); the rest, the configs handed to `registerTool` and the server each tool
  * class builds once, is here. Nothing here comes from an SDK.
  */
-import type { ToolCallResult, ToolDefinition, ToolHints } from './tool-definition.js';
+import type { ToolCallContext, ToolCallResult, ToolDefinition, ToolHints } from './tool-definition.js';
 import { VERSION } from './version.js';
 
 /** How a tool is configured on a server whose SDK takes `Schema`s: what `mountTools` hands `registerTool`. */
@@ -34,7 +35,10 @@ export interface ToolRegistrarOf<Config, Context> {
   ): unknown;
 }
 
-/** What an adapter says of its SDK major: how to make a server, which schemas a tool is registered with, where a handler finds the call's signal. */
+/**
+ * What an adapter says of its SDK major: how to make a server, which schemas a tool is registered
+ * with, where a handler finds the call's signal and who the host authenticated as its caller.
+ */
 export interface SdkSpecifics<Server, Schema, Context> {
   /** A new, empty server of this major. */
   newServer(info: { name: string; version: string }, options?: { instructions: string }): Server;
@@ -42,6 +46,12 @@ export interface SdkSpecifics<Server, Schema, Context> {
   schemas(tool: ToolDefinition): { inputSchema: Schema; outputSchema?: Schema };
   /** The call's abort signal, from what a handler of this major gets beside its arguments. */
   signal(context: Context): AbortSignal;
+  /**
+   * The caller as the host authenticated it (its AuthInfo `clientId`), from what a handler of this
+   * major gets beside its arguments; undefined on an unauthenticated call. What it answers counts
+   * only when it is a non-empty string.
+   */
+  caller(context: Context): string | undefined;
 }
 
 /** One SDK major as the tool classes of its entry use it. */
@@ -54,6 +64,20 @@ export interface SdkBinding<Server, Registrar> {
    * the same server ever after.
    */
   ownServer(tools: { register(server: Server): void }, name: string, instructions?: string): Server;
+}
+
+/**
+ * What a tool's handler gets beside its arguments, from what `sdk`'s handler got: the call's signal
+ * and, when the host authenticated the call, its caller. A `clientId` that is not a non-empty
+ * string (a host's bug, an SDK's loose type) counts as none: no one holds a lease by it.
+ */
+function callContext<Context>(
+  sdk: Pick<SdkSpecifics<unknown, unknown, Context>, 'signal' | 'caller'>,
+  context: Context,
+): ToolCallContext {
+  const signal = sdk.signal(context);
+  const caller: unknown = sdk.caller(context);
+  return typeof caller === 'string' && caller !== '' ? { signal, caller } : { signal };
 }
 
 /** Binds the tools to the SDK major `sdk` describes. */
@@ -73,7 +97,7 @@ export function bindSdk<Server, Schema, Context>(
           annotations: { ...tool.annotations },
           ...(tool._meta ? { _meta: { ...tool._meta } } : {}),
         };
-        server.registerTool(tool.name, config, (args, context) => tool.handler(args, { signal: sdk.signal(context) }));
+        server.registerTool(tool.name, config, (args, context) => tool.handler(args, callContext(sdk, context)));
       }
     },
     ownServer(tools, name, instructions) {

@@ -20,9 +20,17 @@ export interface ToolHints {
   readonly openWorldHint?: boolean;
 }
 
-/** What a handler gets beside its arguments: the call's abort signal (the client cancelled it, or the connection closed). */
+/** What a handler gets beside its arguments: the call's abort signal, and who makes the call when the host authenticated it. */
 export interface ToolCallContext {
+  /** The call's abort signal: the client cancelled it, or the connection closed. */
   readonly signal?: AbortSignal;
+  /**
+   * Who makes the call, as the host authenticated it (an agent's name): set from the SDK's AuthInfo
+   * `clientId` (v1's `extra.authInfo`, v2's `ctx.http.authInfo`); absent on an unauthenticated
+   * call, never empty. With it a lease is held by this agent rather than by the tools' session,
+   * and task_claim claims only for it.
+   */
+  readonly caller?: string;
 }
 
 /**

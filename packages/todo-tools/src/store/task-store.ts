@@ -8,11 +8,16 @@
 import type { TaskStatus } from '../types.js';
 
 /**
- * A claim with a lease (task_claim): the owner it named, the session (the TaskTools) that made it,
- * and when it lapses unless that session touches the task again (ms since the epoch).
+ * A claim with a lease (task_claim): the owner it named, who holds the lease, and when it lapses
+ * unless that holder touches the task again (ms since the epoch).
  */
 export interface TaskClaim {
   owner: string;
+  /**
+   * The session, or the agent the host authenticated, that holds the lease: the claiming
+   * TaskTools' session id for a call without a caller, else the caller's name (ToolCallContext's
+   * `caller`, which is then also `owner`), so every session of that agent renews it.
+   */
   session: string;
   leaseSeconds: number;
   expiresAt: number;

@@ -8,6 +8,7 @@ import { oneLine } from '@raider/kit/shown-text';
 import type { z } from 'zod';
 import { type Answer, invalid, rejected } from '../answer.js';
 import { perLimits, type TaskListLimits } from '../limits.js';
+import { received } from '../received.js';
 import { MAX_TASK_ID } from '../store/task-store.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import type { ToolPresentation } from '../tool-presentation.js';
@@ -15,7 +16,7 @@ import type { TaskEvent, TaskItem } from '../types.js';
 import { repairCreate, repairTaskId, repairUpdate } from './claude-repairs.js';
 import { type StoredTask, toItem } from './stored-task.js';
 import type { SyncedTaskList } from './synced-task-list.js';
-import { asSeen, type ClaimArgs, claimTask, leaseOnUpdate } from './task-claims.js';
+import { asSeen, type ClaimArgs, claimTask, type LeaseHolder, leaseOnUpdate } from './task-claims.js';
 import { type TaskToolHandlers, taskClaimDefinitions, taskToolDefinitions } from './task-definitions.js';
 import { type BeforeTask, runBeforeTask } from './task-hooks.js';
 import type { TaskList, UpdateArgs, UpdatePlan } from './task-list.js';
@@ -30,13 +31,22 @@ export interface TaskCallsOptions {
   limits: Readonly<TaskListLimits>;
   /** TaskToolsOptions' `beforeTask`. */
   beforeTask: BeforeTask | undefined;
-  /** Who this object is to claims: a claim's lease is renewed by, and only by, its session. */
+  /**
+   * Who this object is to claims made without a caller: such a claim's lease is renewed by, and
+   * only by, this session (a call the host authenticated holds leases by its caller instead).
+   */
   session: string;
   /** The clock leases are measured with (ms since the epoch). */
   now: () => number;
   /** Structured results, Claude Code's always-load mark (see ToolPresentation). */
   presentation: ToolPresentation;
 }
+
+/**
+ * The key of a claim made here in TaskCalls' `claimedHere`: the holder and the task, apart (a
+ * session's id and an agent's name never meet: the `agent` flag is part of the key).
+ */
+const hereKey = (holder: LeaseHolder, id: string): string => JSON.stringify([holder.agent, holder.name, id]);
 
 /** The input schemas, one set per distinct limits (shared by every conversation with the same). */
 const schemasFor = perLimits(taskSchemas);
@@ -47,7 +57,10 @@ const schemasFor = perLimits(taskSchemas);
  */
 export class TaskCalls implements TaskToolHandlers {
   private readonly schemas: ReturnType<typeof taskSchemas>;
-  /** The tasks this session claimed with a lease (its updates of them renew it, or are refused once it lapsed). */
+  /**
+   * The tasks this object claimed with a lease, by holder and id (see `hereKey`): the holder's
+   * updates of them renew it, or are refused once it lapsed.
+   */
   private readonly claimedHere = new Set<string>();
   private builtDefinitions: readonly ToolDefinition[] | undefined;
   private builtClaimDefinitions: readonly ToolDefinition[] | undefined;
@@ -85,11 +98,15 @@ export class TaskCalls implements TaskToolHandlers {
   /**
    * What task_update does and answers, from raw arguments. `signal` is the call's: aborted while
    * the TaskCompleted hook runs, the call answers `Interrupted: the task was not changed.` and
-   * nothing is saved, whatever the hook says later.
+   * nothing is saved, whatever the hook says later. `caller` is the agent the host authenticated
+   * (ToolCallContext's): given, the task's lease is renewed by (and fences all but) that agent,
+   * whichever session it calls from; without one, by this object's session.
    */
-  update(args: unknown, signal?: AbortSignal): Promise<Answer> {
+  update(args: unknown, signal?: AbortSignal, caller?: string): Promise<Answer> {
     const parsed = this.schemas.update.safeParse(repairUpdate(args));
-    return parsed.success ? this.updateTask(parsed.data, signal) : Promise.resolve(invalid(parsed.error));
+    return parsed.success
+      ? this.updateTask(parsed.data, this.holderOf(caller), signal)
+      : Promise.resolve(invalid(parsed.error));
   }
 
   /** What task_list does and answers, from raw arguments (none): the list after catching up with the store. */
@@ -104,13 +121,25 @@ export class TaskCalls implements TaskToolHandlers {
     return parsed.success ? this.options.synced.read(() => this.getAnswer(parsed.data.taskId)) : invalid(parsed.error);
   }
 
-  /** What task_claim does and answers, from raw arguments. */
-  claim(args: unknown): Promise<Answer> {
+  /**
+   * What task_claim does and answers, from raw arguments. With `caller` (the agent the host
+   * authenticated, ToolCallContext's) the claim is for that agent only: an `owner` other than the
+   * caller is refused (an error, nothing changed), and the lease is the agent's, not this session's.
+   */
+  claim(args: unknown, caller?: string): Promise<Answer> {
     const parsed = this.schemas.claim.safeParse(repairTaskId(args));
     if (!parsed.success) return Promise.resolve(invalid(parsed.error));
     const claim: ClaimArgs = parsed.data;
+    const holder = this.holderOf(caller);
+    if (holder.agent && claim.owner !== holder.name) {
+      return Promise.resolve(
+        rejected(
+          `owner: expected ${received(oneLine(holder.name))} (task_claim claims for the agent this call is authenticated as), received ${received(oneLine(claim.owner))}`,
+        ),
+      );
+    }
     return this.options.synced.mutate(async () => {
-      const outcome = claimTask(this.taskList, claim, this.options.session, this.options.now());
+      const outcome = claimTask(this.taskList, claim, holder, this.options.now());
       if (!outcome.task) {
         return {
           text: outcome.text,
@@ -118,8 +147,9 @@ export class TaskCalls implements TaskToolHandlers {
           structured: { success: false, ...(claim.taskId ? { taskId: claim.taskId } : {}) },
         };
       }
-      if (claim.leaseSeconds !== undefined) this.claimedHere.add(outcome.task.id);
-      else this.claimedHere.delete(outcome.task.id);
+      const key = hereKey(holder, outcome.task.id);
+      if (claim.leaseSeconds !== undefined) this.claimedHere.add(key);
+      else this.claimedHere.delete(key);
       return {
         text: outcome.text,
         isError: false,
@@ -199,8 +229,14 @@ export class TaskCalls implements TaskToolHandlers {
     });
   }
 
-  /** task_update on checked arguments: the task's lease, then a delete or a planned change. */
-  private updateTask(args: UpdateArgs, signal?: AbortSignal): Promise<Answer> {
+  /** Who holds the leases of a call by `caller`: that agent when the host authenticated one, else this session. */
+  private holderOf(caller: string | undefined): LeaseHolder {
+    // Only a non-empty name is an agent (the SDK binding passes no other; a direct caller might).
+    return caller ? { name: caller, agent: true } : { name: this.options.session, agent: false };
+  }
+
+  /** task_update on checked arguments by `holder`: the task's lease, then a delete or a planned change. */
+  private updateTask(args: UpdateArgs, holder: LeaseHolder, signal?: AbortSignal): Promise<Answer> {
     const list = this.taskList;
     return this.options.synced.mutate(async () => {
       const task = list.get(args.taskId);
@@ -212,9 +248,10 @@ export class TaskCalls implements TaskToolHandlers {
           structured: { success: false, taskId: args.taskId, updatedFields: [] },
         };
       }
-      const lease = leaseOnUpdate(task, this.options.session, this.claimedHere.has(task.id), this.options.now());
+      const here = hereKey(holder, task.id);
+      const lease = leaseOnUpdate(task, holder, this.claimedHere.has(here), this.options.now());
       if (lease && 'refuse' in lease) return rejected(lease.refuse);
-      if (args.status === 'deleted') return this.deleteTask(task);
+      if (args.status === 'deleted') return this.deleteTask(task, here);
       const plan = list.plan(task, args);
       if (typeof plan === 'string') return rejected(plan);
       const tooLarge = this.metadataTooLarge(plan.next.metadata);
@@ -223,13 +260,13 @@ export class TaskCalls implements TaskToolHandlers {
         const refusal = await this.runHook('TaskCompleted', plan.next, signal);
         if (refusal !== undefined) return { text: refusal, isError: true };
       }
-      return this.applyUpdate(task, plan, lease && 'renewed' in lease ? lease.renewed : undefined);
+      return this.applyUpdate(task, plan, here, lease && 'renewed' in lease ? lease.renewed : undefined);
     });
   }
 
-  /** task_update's delete: at once, and other fields of the same call are not saved. */
-  private deleteTask(task: StoredTask): Answer {
-    this.claimedHere.delete(task.id);
+  /** task_update's delete: at once, and other fields of the same call are not saved (`here`: the caller's claimedHere key). */
+  private deleteTask(task: StoredTask, here: string): Answer {
+    this.claimedHere.delete(here);
     this.taskList.delete(task.id);
     return {
       text: `Updated task #${task.id} deleted`,
@@ -239,8 +276,11 @@ export class TaskCalls implements TaskToolHandlers {
     };
   }
 
-  /** Stores a checked update `plan` of `task` (its lease `renewed`, when this session holds one) and answers. */
-  private applyUpdate(task: StoredTask, plan: UpdatePlan, renewed: StoredTask['claim']): Answer {
+  /**
+   * Stores a checked update `plan` of `task` (its lease `renewed`, when the caller holds one; `here`
+   * the caller's claimedHere key) and answers.
+   */
+  private applyUpdate(task: StoredTask, plan: UpdatePlan, here: string, renewed: StoredTask['claim']): Answer {
     const list = this.taskList;
     if (plan.fields.length === 0) {
       // Touching the task renews its lease (a write), though no field changed.
@@ -255,7 +295,7 @@ export class TaskCalls implements TaskToolHandlers {
     // Completing the task, or handing it to another owner, ends the claim; any other update renews it.
     if (plan.next.status === 'completed' || plan.fields.includes('owner')) {
       delete plan.next.claim;
-      this.claimedHere.delete(task.id);
+      this.claimedHere.delete(here);
     } else if (renewed) plan.next.claim = renewed;
     const next = list.apply(plan);
     return {

@@ -1,8 +1,10 @@
 /**
  * Atomic claims (task_claim): taking a task sets its owner and `in_progress` in one transaction
  * of the list, so two agents racing for a task never both believe they hold it. A claim made with
- * `leaseSeconds` lapses when its session does not touch the task within that time: the owner is
- * cleared and the task goes back to pending, so a crashed agent's work is picked up.
+ * `leaseSeconds` lapses when its holder does not touch the task within that time: the owner is
+ * cleared and the task goes back to pending, so a crashed agent's work is picked up. The holder is
+ * the session (the TaskTools) that claimed, or, on a call the host authenticated, the agent that
+ * made it (issue 38): then every session of that agent renews the lease, and no other agent does.
  */
 import { oneLine } from '@raider/kit/shown-text';
 import type { TaskClaim } from '../store/task-store.js';
@@ -15,6 +17,15 @@ export interface ClaimArgs {
   taskId?: string;
   owner: string;
   leaseSeconds?: number;
+}
+
+/**
+ * Who takes or renews a lease: a session (`agent` false: the TaskTools' own id), or the agent the
+ * host authenticated as the call's caller (`agent` true: its name, which task_claim then claims for).
+ */
+export interface LeaseHolder {
+  readonly name: string;
+  readonly agent: boolean;
 }
 
 /** What a claim did: the answer text, and the task when it was taken. */
@@ -70,30 +81,45 @@ export function nextLapse(list: TaskList): number | undefined {
   return first;
 }
 
-/** The live lease another session than `session` holds on `task` at `now`, if any. */
-function leaseOfAnother(task: StoredTask, session: string, now: number): TaskClaim | undefined {
+/** The live lease another holder than `holder` holds on `task` at `now`, if any. */
+function leaseOfAnother(task: StoredTask, holder: string, now: number): TaskClaim | undefined {
   const claim = task.claim;
-  return claim && claim.session !== session && claim.expiresAt > now ? claim : undefined;
+  return claim && claim.session !== holder && claim.expiresAt > now ? claim : undefined;
 }
 
 /**
- * Claims `args.taskId` (or the first free task) for `args.owner` on behalf of `session`, at time
+ * The lease `held` and its holder as a refusal names them to `asker`: the agent by name when an
+ * agent asks and an agent holds it (an agent claims only for itself, so its lease's owner is its
+ * holder), else `another session` as without authentication (a session's id means nothing to a
+ * model, and a call without a caller is answered exactly as before issue 38).
+ */
+function heldBy(held: TaskClaim, asker: LeaseHolder): { lease: string; only: string } {
+  if (!asker.agent || held.session !== held.owner) return { lease: "another session's lease", only: 'that session' };
+  const name = oneLine(held.session);
+  return { lease: `${name}'s lease`, only: name };
+}
+
+/**
+ * Claims `args.taskId` (or the first free task) for `args.owner` on behalf of `holder`, at time
  * `now` (ms). Answers `Claimed task #3: Write the parser`, `Task #3 is already claimed by alice`,
  * `Task #3 is blocked by #1, #2`, `Task #3 is already completed`, `Task not found` or
- * `No task is free to claim`.
+ * `No task is free to claim`. An agent (whose `args.owner` the caller checked is its own name) is
+ * refused any task another holds a live lease on: `Task #3 is already claimed by bob under bob's
+ * lease, until 2026-12-02T10:00:00Z`.
  */
-export function claimTask(list: TaskList, args: ClaimArgs, session: string, now: number): ClaimOutcome {
+export function claimTask(list: TaskList, args: ClaimArgs, holder: LeaseHolder, now: number): ClaimOutcome {
   let task: StoredTask | undefined;
   if (args.taskId !== undefined) {
     task = list.get(args.taskId);
     if (!task) return { text: 'Task not found' };
     if (task.status === 'completed') return { text: `Task #${task.id} is already completed` };
-    // A live lease is held by the session that took it, not by the name it gave: another session
-    // naming the same owner does not get it.
-    const held = leaseOfAnother(task, session, now);
-    if (held && held.owner === args.owner) {
+    // A live lease is held by the holder that took it, not by the name it gave: another session
+    // naming the same owner does not get it. An agent claims only under its own name, so any live
+    // lease of another fences it, whatever owner that lease names.
+    const held = leaseOfAnother(task, holder.name, now);
+    if (held && (holder.agent || held.owner === args.owner)) {
       return {
-        text: `Task #${task.id} is already claimed by ${oneLine(held.owner)} under another session's lease, until ${leaseEnd(held)}`,
+        text: `Task #${task.id} is already claimed by ${oneLine(held.owner)} under ${heldBy(held, holder).lease}, until ${leaseEnd(held)}`,
       };
     }
     if (task.owner !== undefined && task.owner !== args.owner) {
@@ -109,7 +135,7 @@ export function claimTask(list: TaskList, args: ClaimArgs, session: string, now:
   if (args.leaseSeconds !== undefined) {
     claimed.claim = {
       owner: args.owner,
-      session,
+      session: holder.name,
       leaseSeconds: args.leaseSeconds,
       expiresAt: now + args.leaseSeconds * 1000,
     };
@@ -135,31 +161,35 @@ export function expireLeases(list: TaskList, now: number): string[] {
 }
 
 /**
- * What a task_update of `session` on `task` does to the task's claim: `refuse` (the session's own
- * lease on it lapsed, or another took it since: it must claim again; or another session holds a
- * live lease on it: only that session changes it until the lease ends), `renew` (its lease runs
- * again from `now`), or nothing. `claimedHere` says whether this session claimed the task with a
- * lease before.
+ * What a task_update of `holder` on `task` does to the task's claim: `refuse` (the holder's own
+ * lease on it lapsed, or another took it since: it must claim again; or another holder has a live
+ * lease on it: only that holder changes it until the lease ends), `renew` (its lease runs again
+ * from `now`), or nothing. `claimedHere` says whether this object claimed the task with a lease for
+ * `holder` before.
  */
 export function leaseOnUpdate(
   task: StoredTask,
-  session: string,
+  holder: LeaseHolder,
   claimedHere: boolean,
   now: number,
 ): { refuse: string } | { renewed: TaskClaim } | undefined {
   const claim = task.claim;
-  if (claim && claim.session === session && claim.expiresAt > now) {
+  if (claim && claim.session === holder.name && claim.expiresAt > now) {
     return { renewed: { ...claim, expiresAt: now + claim.leaseSeconds * 1000 } };
   }
-  if (claimedHere && (!claim || claim.session !== session || claim.expiresAt <= now)) {
+  // An agent's claim that another of its sessions ended (it completed the task, or took it again
+  // without a lease) leaves the task its own: that is no lapse. A lapse clears the owner.
+  const endedByItself = holder.agent && !claim && task.owner === holder.name;
+  if (claimedHere && !endedByItself && (!claim || claim.session !== holder.name || claim.expiresAt <= now)) {
     return {
       refuse: `your claim on task #${task.id} expired (its lease ran out before this session touched it again); claim it again with task_claim`,
     };
   }
-  const held = leaseOfAnother(task, session, now);
+  const held = leaseOfAnother(task, holder.name, now);
   if (held) {
+    const by = heldBy(held, holder);
     return {
-      refuse: `task #${task.id} is claimed by ${oneLine(held.owner)} under another session's lease until ${leaseEnd(held)}; only that session can change it until then (claim it with task_claim once the lease has ended)`,
+      refuse: `task #${task.id} is claimed by ${oneLine(held.owner)} under ${by.lease} until ${leaseEnd(held)}; only ${by.only} can change it until then (claim it with task_claim once the lease has ended)`,
     };
   }
   return undefined;

@@ -12,18 +12,21 @@ import { presented, type ToolPresentation } from '../tool-presentation.js';
 import type { taskSchemas } from './task-schemas.js';
 import { taskItemSchema } from './task-validation.js';
 
-/** What each task tool does and answers, from raw arguments (a call's signal for task_update). */
+/**
+ * What each task tool does and answers, from raw arguments (a call's signal for task_update, and
+ * for task_update and task_claim the caller the host authenticated: see ToolCallContext).
+ */
 export interface TaskToolHandlers {
   /** task_create. */
   create(args: unknown): Promise<Answer>;
-  /** task_update; `signal` aborts a call waiting on its TaskCompleted hook. */
-  update(args: unknown, signal: AbortSignal | undefined): Promise<Answer>;
+  /** task_update; `signal` aborts a call waiting on its TaskCompleted hook; `caller` holds the task's lease. */
+  update(args: unknown, signal: AbortSignal | undefined, caller: string | undefined): Promise<Answer>;
   /** task_list. */
   list(args: unknown): Promise<Answer>;
   /** task_get. */
   get(args: unknown): Promise<Answer>;
-  /** task_claim. */
-  claim(args: unknown): Promise<Answer>;
+  /** task_claim; with `caller`, only for that agent, under its lease. */
+  claim(args: unknown, caller: string | undefined): Promise<Answer>;
 }
 
 /** The output schemas of the tools. */
@@ -94,7 +97,8 @@ export function taskToolDefinitions(
         inputSchema: advertised(schemas.update),
         outputSchema: ADVERTISED_OUTPUT.update,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, ...CLOSED_WORLD },
-        handler: async (args, context) => toResult(await handlers.update(args, context.signal), structured),
+        handler: async (args, context) =>
+          toResult(await handlers.update(args, context.signal, context.caller), structured),
       },
       presentation,
     ),
@@ -153,7 +157,8 @@ export function taskClaimDefinitions(
         inputSchema: advertised(schemas.claim),
         outputSchema: ADVERTISED_OUTPUT.claim,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, ...CLOSED_WORLD },
-        handler: async (args) => toResult(await handlers.claim(args), presentation.structuredOutput),
+        handler: async (args, context) =>
+          toResult(await handlers.claim(args, context.caller), presentation.structuredOutput),
       },
       presentation,
     ),

@@ -84,6 +84,33 @@ describe('the v1 adapter', () => {
     });
   });
 
+  it('hands each handler the caller the host authenticated (extra.authInfo.clientId)', async () => {
+    const tasks = new TaskTools();
+    await tasks.createTask({ subject: 'Parse', description: '' });
+    const server = new McpServer({ name: 'authenticated', version: '1.0.0' });
+    tasks.registerClaim(server);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    // What an authenticating transport does: every message the server gets carries the AuthInfo.
+    const send = clientSide.send.bind(clientSide);
+    clientSide.send = (message, options) =>
+      send(message, { ...options, authInfo: { token: 'secret', clientId: 'bob', scopes: [] } });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    expect(await client.callTool({ name: 'task_claim', arguments: { owner: 'mallory' } })).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'Error: owner: expected "bob" (task_claim claims for the agent this call is authenticated as), received "mallory"',
+        },
+      ],
+      isError: true,
+    });
+    expect((await client.callTool({ name: 'task_claim', arguments: { owner: 'bob' } })).content).toEqual([
+      { type: 'text', text: 'Claimed task #1: Parse' },
+    ]);
+    await client.close();
+  });
+
   it('takes no v2 server (checked by the type checker)', () => {
     const refuse = (todos: TaskTools) => {
       // @ts-expect-error A v2 McpServer is not a v1 registrar: its handlers get a `ctx`, not `extra`.

@@ -2,7 +2,8 @@
  * The v1 adapter (`@modelcontextprotocol/sdk` 1.x): binds the SDK-neutral tool definitions to a v1
  * server (sdk-binding.ts). v1 takes zod schemas: each tool is registered with its advertised zod
  * schemas (shown as their JSON Schema, letting any object through, so the tool checks its own
- * arguments), and a handler finds the call's signal in its `extra`.
+ * arguments), and a handler finds the call's signal and the host's authentication of its caller in
+ * its `extra`.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { z } from 'zod';
@@ -14,6 +15,8 @@ export interface ToolConfig extends ToolConfigOf<z.ZodObject> {}
 /** What a v1 tool handler gets beside its arguments (a v1 `RequestHandlerExtra` is one). */
 export interface ToolExtra {
   signal: AbortSignal;
+  /** The host's authentication of the call (a transport's AuthInfo): its `clientId` is the caller. */
+  authInfo?: { clientId?: string };
 }
 
 /**
@@ -36,4 +39,5 @@ export const V1 = bindSdk({
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
   }),
   signal: (extra: ToolExtra) => extra.signal,
+  caller: (extra: ToolExtra) => extra.authInfo?.clientId,
 });

@@ -1,5 +1,6 @@
 // The v2 adapter: what a v2 server is given, what fits as one, and where the protocol of the two
 // SDK majors differs for these tools (the README lists the same).
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServer, ProtocolError } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,6 +63,33 @@ describe('the v2 adapter', () => {
       content: [{ type: 'text', text: 'Interrupted: the task was not changed.' }],
       isError: true,
     });
+  });
+
+  it('hands each handler the caller the host authenticated (ctx.http.authInfo.clientId)', async () => {
+    const tasks = new TaskTools();
+    await tasks.createTask({ subject: 'Parse', description: '' });
+    const server = new McpServer({ name: 'authenticated', version: '1.0.0' });
+    tasks.registerClaim(server);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    // What an authenticating transport does: every message the server gets carries the AuthInfo.
+    const send = clientSide.send.bind(clientSide);
+    clientSide.send = (message, options) =>
+      send(message, { ...options, authInfo: { token: 'secret', clientId: 'bob', scopes: [] } });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    expect(await client.callTool({ name: 'task_claim', arguments: { owner: 'mallory' } })).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'Error: owner: expected "bob" (task_claim claims for the agent this call is authenticated as), received "mallory"',
+        },
+      ],
+      isError: true,
+    });
+    expect((await client.callTool({ name: 'task_claim', arguments: { owner: 'bob' } })).content).toEqual([
+      { type: 'text', text: 'Claimed task #1: Parse' },
+    ]);
+    await client.close();
   });
 
   it('takes no v1 server (checked by the type checker)', () => {

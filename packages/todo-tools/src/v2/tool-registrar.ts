@@ -2,7 +2,8 @@
  * The v2 adapter (`@modelcontextprotocol/server` 2.x): binds the SDK-neutral tool definitions to a
  * v2 server (sdk-binding.ts). Each tool is registered with schemas that show the advertised JSON
  * Schema and let any arguments through (see advertised-schema.ts), so the tool checks its own
- * arguments as under v1, and a handler finds the call's signal in its `ctx.mcpReq`.
+ * arguments as under v1, and a handler finds the call's signal in its `ctx.mcpReq` and the host's
+ * authentication of its caller in its `ctx.http`.
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import { bindSdk, type ToolConfigOf, type ToolRegistrarOf } from '../sdk-binding.js';
@@ -14,6 +15,8 @@ export interface ToolConfig extends ToolConfigOf<AdvertisedSchema> {}
 /** What a v2 tool handler gets beside its arguments (the part of a v2 `ServerContext` the tools read). */
 export interface ToolContext {
   mcpReq: { signal: AbortSignal };
+  /** The host's authentication of the call (an HTTP transport's AuthInfo): its `clientId` is the caller. */
+  http?: { authInfo?: { clientId?: string } };
 }
 
 /**
@@ -36,4 +39,5 @@ export const V2 = bindSdk({
     ...(tool.outputJsonSchema ? { outputSchema: advertisedSchema(tool.outputJsonSchema) } : {}),
   }),
   signal: (ctx: ToolContext) => ctx.mcpReq.signal,
+  caller: (ctx: ToolContext) => ctx.http?.authInfo?.clientId,
 });
