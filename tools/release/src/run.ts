@@ -133,6 +133,10 @@ export function run(
       stderr += chunk;
       output += chunk;
     });
+    // A command that exits without reading its input (most never read it) closes the pipe: the
+    // write then fails with EPIPE, which is not the command's outcome (its exit code is), and
+    // unheard it would crash the run.
+    child.stdin?.on('error', () => {});
     child.stdin?.end(options.input ?? '');
     const timeoutMs = options.timeoutMs ?? 5 * 60_000;
     let timedOut = false;
