@@ -63,8 +63,13 @@ async function preparePlace(options: ServerOptions, log: Logger): Promise<void> 
 async function serveHttp(options: ServerOptions, log: Logger): Promise<() => Promise<void>> {
   const { startHttp } = await import('./http/server.js');
   const { listenProblem, listsLine } = await import('./http/start-lines.js');
+  const { CredentialsStartError } = await import('./http/credentials.js');
   const server = await startHttp(options, log).catch((error: unknown) =>
-    cannotStart(log, listenProblem(error, options.host, options.port)),
+    // A table of agents that cannot be read says why itself; anything else is the listen's.
+    cannotStart(
+      log,
+      error instanceof CredentialsStartError ? error.message : listenProblem(error, options.host, options.port),
+    ),
   );
   log.info(`listening on ${server.url} (family ${options.family}, names ${options.names})`);
   const lists = listsLine(options);
@@ -73,7 +78,9 @@ async function serveHttp(options: ServerOptions, log: Logger): Promise<() => Pro
     // A secret of this run is shown (open this URL once; the page keeps it in a cookie); a
     // token the user chose is not repeated into logs.
     const shown = options.token ? server.boardUrl.replace(/\?token=.*$/, '?token=<your token>') : server.boardUrl;
-    log.info(`the board: ${shown}`);
+    // With a table of agents, a person signs in once with a board token of it.
+    const signIn = options.agents === undefined ? '' : ` (sign in once: ${shown}?token=<a board token of --agents>)`;
+    log.info(`the board: ${shown}${signIn}`);
   }
   return () => server.close();
 }

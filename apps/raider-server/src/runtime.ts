@@ -10,6 +10,7 @@
  * and the sequence of question ids, which must be unique in the process (open-questions.ts).
  */
 import { InboxRegistry } from './board/conversation-inboxes.js';
+import type { AnsweredBy } from './board/pending-question.js';
 import { QuestionDesks } from './features/questions/open-questions.js';
 import { StateCodecs } from './features/questions/question-state.js';
 import { MemoryLists } from './lists/memory-lists.js';
@@ -25,6 +26,8 @@ export interface ServerRuntime {
   readonly desks: QuestionDesks;
   /** The inboxes of the server's open conversations, by conversation id, as its board reads them. */
   readonly inboxes: InboxRegistry;
+  /** Who answered each question a page of the server was asked (a board token names the person). */
+  readonly answeredBy: AnsweredBy;
   /** The keys that sign the server's 2026-era question state (its own key, or `--state-secret`). */
   readonly stateCodecs: StateCodecs;
   /**
@@ -39,7 +42,8 @@ export interface ServerRuntime {
 export function createRuntime(): ServerRuntime {
   const memoryLists = new MemoryLists();
   const databases = new DatabaseLists();
-  const desks = new QuestionDesks();
+  const answeredBy: AnsweredBy = new WeakMap();
+  const desks = new QuestionDesks(answeredBy);
   const inboxes = new InboxRegistry();
   let closed: Promise<void> | undefined;
   return {
@@ -47,6 +51,7 @@ export function createRuntime(): ServerRuntime {
     databases,
     desks,
     inboxes,
+    answeredBy,
     stateCodecs: new StateCodecs(),
     close() {
       closed ??= (async () => {

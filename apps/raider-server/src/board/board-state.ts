@@ -86,7 +86,10 @@ export interface BoardState {
 }
 
 /** What a person sent for a question. */
-export type BoardAnswer = { answer: string } | { decline: true };
+export type BoardAnswer = ({ answer: string } | { decline: true }) & {
+  /** Who answered, when the server knows (a board token of its table of agents names the person). */
+  person?: string;
+};
 
 /**
  * What a person sends to an agent from the board (POST /board/message): the list (its `key`), and

@@ -18,7 +18,7 @@ import type {
 import type { BoardConversation } from './board-types.js';
 import type { ConversationInboxes, InboxRegistry } from './conversation-inboxes.js';
 import { InboxWatches, type ListInboxes, listInboxes, type SendOutcome, sendFromBoard } from './inboxes.js';
-import { type PendingQuestion, pageAsker, replyToQuestion } from './pending-question.js';
+import { type AnsweredBy, type PendingQuestion, pageAsker, replyToQuestion } from './pending-question.js';
 
 export type { BoardAgent, BoardAnswer, BoardList, BoardMessage, BoardQuestion, BoardState, BoardTask };
 
@@ -112,6 +112,8 @@ export class Board {
   constructor(
     private readonly conversations: () => Iterable<[string, BoardConversation]>,
     private readonly inboxes: Pick<InboxRegistry, 'get'>,
+    /** Where a person's answer notes who gave it (the server's runtime's), when a board token names people. */
+    private readonly answeredBy?: AnsweredBy,
   ) {
     this.keepAlive = setInterval(() => {
       for (const res of this.clients) this.send(res, ': keep-alive\n\n');
@@ -243,6 +245,7 @@ export class Board {
         this.questions,
         () => this.changed(),
         () => ({ list: list() }),
+        this.answeredBy,
       );
       return asker;
     };
@@ -255,18 +258,22 @@ export class Board {
 
   /**
    * Sends a person's message to an agent of a list on the board (POST /board/message's body; see
-   * sendFromBoard), then redraws the pages.
+   * sendFromBoard), as `person` when a board token named them, then redraws the pages.
    */
-  async message(body: unknown): Promise<SendOutcome> {
-    const outcome = await sendFromBoard(body, (list) => {
-      const found: ConversationInboxes[] = [];
-      for (const [sessionId, conversation] of this.conversations()) {
-        if (listKey(sessionId, conversation) !== list) continue;
-        const inboxes = this.inboxes.get(conversation.id);
-        if (inboxes) found.push(inboxes);
-      }
-      return found;
-    });
+  async message(body: unknown, person?: string): Promise<SendOutcome> {
+    const outcome = await sendFromBoard(
+      body,
+      (list) => {
+        const found: ConversationInboxes[] = [];
+        for (const [sessionId, conversation] of this.conversations()) {
+          if (listKey(sessionId, conversation) !== list) continue;
+          const inboxes = this.inboxes.get(conversation.id);
+          if (inboxes) found.push(inboxes);
+        }
+        return found;
+      },
+      person,
+    );
     if (outcome.status === 200) this.changed();
     return outcome;
   }

@@ -22,6 +22,14 @@ import type { ConversationInboxes } from './conversation-inboxes.js';
  */
 export const BOARD_SENDER = 'a person at raider/board';
 
+/**
+ * The sender of a named person's messages (a board token of the server's table of agents names
+ * them): `Dana at raider/board`. It holds a `/` as BOARD_SENDER does, so no agent can be it.
+ */
+export function boardSender(person: string | undefined): string {
+  return person === undefined ? BOARD_SENDER : `${person} at raider/board`;
+}
+
 /** The most agents shown per list (a page's state stays small whatever the roster holds). */
 export const MAX_AGENTS_SHOWN = 100;
 
@@ -202,13 +210,15 @@ export interface SendOutcome {
 /**
  * Sends a person's message from the board (POST /board/message's JSON `body`): `{ list, to,
  * message, taskId? }`, `list` naming a list on the board (its key), the rest send_message's own
- * arguments. `inboxesOf` finds the conversations on a list. Sent as BOARD_SENDER through
+ * arguments. `inboxesOf` finds the conversations on a list. Sent as BOARD_SENDER (or as
+ * `<person> at raider/board` when a board token named the person) through
  * send_message's checks, limits and texts: `Message sent to alice`, or the refusal's text
  * without its `Error: ` prefix (400). Never throws for what a client sends.
  */
 export async function sendFromBoard(
   body: unknown,
   inboxesOf: (list: string) => readonly ConversationInboxes[],
+  person?: string,
 ): Promise<SendOutcome> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return {
@@ -225,7 +235,7 @@ export async function sendFromBoard(
       answer: { error: `list: expected the key of a list on the board, received ${received(list)}` },
     };
   }
-  const result = await view.send(BOARD_SENDER, args);
+  const result = await view.send(boardSender(person), args);
   const text = result.content[0].text;
   return result.isError
     ? { status: 400, answer: { error: text.replace(/^Error: /, '') } }

@@ -12,18 +12,29 @@ export interface PendingQuestion {
   id: string;
   question: string;
   options: string[];
-  resolve: (answer: string | undefined) => void;
+  /** Settles it with an answer, and who gave it when known (`person`). */
+  resolve: (answer: string | undefined, person?: string) => void;
   reject: (error: unknown) => void;
 }
 
 /**
+ * Who answered the questions put to pages, by the signal each was asked with: an asker answers
+ * text only (ask-tools' `Asker`), so the page notes the person here and the desk of open questions,
+ * which asked with that signal, reads it (`QuestionDesk.answer`). A WeakMap: a settled question's
+ * signal takes its entry with it. One per server (its runtime).
+ */
+export type AnsweredBy = WeakMap<AbortSignal, string>;
+
+/**
  * An asker that puts each question into `open` (keyed by a new id, with `extra` fields) until it is
  * answered, declined, or withdrawn through its signal; `changed` is called whenever `open` changes.
+ * An answer that names its person notes it in `answeredBy` under the question's signal.
  */
 export function pageAsker<Q extends PendingQuestion>(
   open: Map<string, Q>,
   changed: () => void,
   extra: () => Omit<Q, keyof PendingQuestion>,
+  answeredBy?: AnsweredBy,
 ): Asker {
   return (question, options, signal) =>
     new Promise<string | undefined>((resolve, reject) => {
@@ -42,8 +53,9 @@ export function pageAsker<Q extends PendingQuestion>(
         id,
         question,
         options,
-        resolve: (answer: string | undefined) => {
+        resolve: (answer: string | undefined, person?: string) => {
           done();
+          if (person !== undefined) answeredBy?.set(signal, person);
           resolve(answer);
         },
         reject: (reason: unknown) => {
@@ -66,6 +78,6 @@ export function replyToQuestion(open: ReadonlyMap<string, PendingQuestion>, id: 
   const pending = open.get(id);
   if (!pending) return false;
   if ('decline' in reply) pending.reject(new AskError('declined'));
-  else pending.resolve(reply.answer.trim() === '' ? undefined : reply.answer);
+  else pending.resolve(reply.answer.trim() === '' ? undefined : reply.answer, reply.person);
   return true;
 }

@@ -48,8 +48,18 @@ function json(res: ServerResponse, status: number, value: unknown): void {
   res.end(JSON.stringify(value));
 }
 
-/** Serves one board request (anything but /mcp), after the server's Host, Origin and token checks. */
-export async function serveBoard(board: Board, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+/**
+ * Serves one board request (anything but /mcp), after the server's Host, Origin and token checks;
+ * `person`: who the request's board token names (a table of agents), recorded with an answer and
+ * as the sender of a message.
+ */
+export async function serveBoard(
+  board: Board,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  person?: string,
+): Promise<void> {
   if (path === '/board/events' && req.method === 'GET') return board.attach(res);
   if (path === '/board/state' && req.method === 'GET') return json(res, 200, await board.state());
   if (path === '/board/answer' && req.method === 'POST') {
@@ -66,7 +76,10 @@ export async function serveBoard(board: Board, req: IncomingMessage, res: Server
     if (typeof body?.id !== 'string' || (typeof body.answer !== 'string' && body.decline !== true)) {
       return json(res, 400, { error: 'expected { id: string, answer: string } or { id: string, decline: true }' });
     }
-    const answer: BoardAnswer = body.decline === true ? { decline: true } : { answer: body.answer as string };
+    const answer: BoardAnswer = {
+      ...(body.decline === true ? { decline: true as const } : { answer: body.answer as string }),
+      ...(person === undefined ? {} : { person }),
+    };
     return board.answer(body.id, answer)
       ? json(res, 200, { ok: true })
       : json(res, 404, { error: 'that question is no longer open: it was answered elsewhere, withdrawn or timed out' });
@@ -82,7 +95,7 @@ export async function serveBoard(board: Board, req: IncomingMessage, res: Server
     } catch {
       return json(res, 400, { error: 'expected a JSON body { list, to, message, taskId? }' });
     }
-    const { status, answer } = await board.message(body);
+    const { status, answer } = await board.message(body, person);
     return json(res, status, answer);
   }
   if (req.method !== 'GET') return json(res, 405, { error: `${req.method} is not served here` });

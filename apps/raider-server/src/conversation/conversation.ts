@@ -275,7 +275,12 @@ function makeFeatures(
     expiryMs: options.questionExpiryMs ?? DEFAULT_QUESTION_EXPIRY_MS,
     progressEveryMs: options.progressEveryMs,
     answeredWhileAway: (question) =>
-      messages.tellAnswered({ id: question.id, question: question.question, agent: question.opener.agent }),
+      messages.tellAnswered({
+        id: question.id,
+        question: question.question,
+        agent: question.opener.agent,
+        answeredBy: question.answeredBy,
+      }),
     log,
   });
   return { tasks, questions, messages, boardApp, all: [tasks, questions, messages, boardApp] };

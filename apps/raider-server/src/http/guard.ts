@@ -20,7 +20,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { hostname, networkInterfaces } from 'node:os';
+import type { AgentTable } from '../credentials/agent-table.js';
+import type { FailureLimiter } from '../credentials/failure-limit.js';
 import { isLoopback } from '../options.js';
+import { type Credential, checkCredential } from './credential-guard.js';
 
 /** What the guard is set up with. */
 export interface GuardOptions {
@@ -36,6 +39,12 @@ export interface GuardOptions {
   token: string | undefined;
   /** With a board: the secret its routes require when there is no token. */
   boardSecret: string | undefined;
+  /**
+   * The table of agents in force (`--agents`), read at each request (a file source reloads it),
+   * and the count of refused tokens per address (429 past its limit): with them, every request
+   * proves a token of the table and is that entry's agent (`token` and `boardSecret` are not used).
+   */
+  credentials?: { table: () => AgentTable; limiter: FailureLimiter } | undefined;
 }
 
 /**
@@ -56,8 +65,8 @@ export interface SecretPage {
  * which raider does not do (answered 404).
  */
 export type Verdict =
-  | { kind: 'pass' }
-  | { kind: 'refuse'; status: 401 | 403; message: string; headers?: Record<string, string>; page?: SecretPage }
+  | { kind: 'pass'; credential?: Credential }
+  | { kind: 'refuse'; status: 401 | 403 | 429; message: string; headers?: Record<string, string>; page?: SecretPage }
   | { kind: 'login'; token: string }
   | { kind: 'no-oauth'; message: string };
 
@@ -152,6 +161,35 @@ function cookieToken(req: IncomingMessage): string | undefined {
   }
 }
 
+/** The token a request presents: its bearer token, else a board login's `?token=`, else the board's cookie. */
+function presentedToken(req: IncomingMessage, login: string | null): string {
+  const auth = req.headers.authorization ?? '';
+  return auth.startsWith('Bearer ') ? auth.slice(7) : (login ?? cookieToken(req) ?? '');
+}
+
+/** The verdict with a table of agents: the token names the agent (credential-guard.ts). */
+function withTable(
+  req: IncomingMessage,
+  url: URL,
+  boardRoute: boolean,
+  table: AgentTable,
+  limiter: FailureLimiter,
+): Verdict {
+  const login = req.method === 'GET' && url.pathname === '/' ? url.searchParams.get('token') : null;
+  // Node reads header values as latin1; a table's tokens are UTF-8 (a cookie's and a login's are
+  // percent-decoded as such already).
+  const auth = req.headers.authorization ?? '';
+  const presented = auth.startsWith('Bearer ')
+    ? Buffer.from(auth.slice(7), 'latin1').toString('utf8')
+    : presentedToken(req, login);
+  const checked = checkCredential(req, presented, boardRoute, table, limiter);
+  if (checked.kind === 'pass') return login !== null ? { kind: 'login', token: login } : checked;
+  if (checked.status === 401 && boardRoute && wantsPage(req)) {
+    return { ...checked, page: { tokenGiven: true, wrongToken: login !== null } };
+  }
+  return checked;
+}
+
 /**
  * Builds the guard. With a token every request proves it. Without one, /mcp and /healthz on
  * loopback stay open (as MCP clients expect) but the board, which shows every list and answers
@@ -188,12 +226,13 @@ export function requestGuard(options: GuardOptions): (req: IncomingMessage) => V
     // elsewhere learns nothing.
     if (isOAuthPath(url.pathname)) return { kind: 'no-oauth', message: NO_OAUTH_MESSAGE };
     const boardRoute = url.pathname !== '/mcp' && url.pathname !== '/healthz';
+    const credentials = options.credentials;
+    if (credentials) return withTable(req, url, boardRoute, credentials.table(), credentials.limiter);
     const secret = options.token ?? (boardRoute ? options.boardSecret : undefined);
     if (secret === undefined) return { kind: 'pass' };
-    const auth = req.headers.authorization ?? '';
     const login =
       options.boardSecret && req.method === 'GET' && url.pathname === '/' ? url.searchParams.get('token') : null;
-    const presented = auth.startsWith('Bearer ') ? auth.slice(7) : (login ?? cookieToken(req) ?? '');
+    const presented = presentedToken(req, login);
     if (!tokenMatches(presented, secret)) {
       // A person's browser on a board path gets a page that says what to do; API clients keep JSON.
       const page = boardRoute && options.boardSecret !== undefined && wantsPage(req);

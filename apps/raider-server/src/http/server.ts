@@ -11,7 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toWebRequest } from '@modelcontextprotocol/node';
-import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
+import { type AuthInfo, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { ListIdError, listFolderName } from '@raider/file-store';
 import { Board, serveBoard } from '../board/routes.js';
 import { answerSecretPage } from '../board/secret-page.js';
@@ -24,6 +24,8 @@ import type { ServerOptions } from '../options.js';
 import { createRuntime, type ServerRuntime } from '../runtime.js';
 import { SHUTDOWN_GRACE_MS } from '../shutdown.js';
 import { AGENT_HEADER, agentFromHeader } from './agent-header.js';
+import { type Credential, listRefusal } from './credential-guard.js';
+import { openCredentials } from './credentials.js';
 import { isWildcard, requestGuard, type Verdict } from './guard.js';
 import { LIST_HEADER, listFromHeader } from './list-header.js';
 import { ModernLists } from './modern.js';
@@ -31,6 +33,9 @@ import { answerVerdict, readMessage, rpcError } from './replies.js';
 import { type Session, Sessions } from './sessions.js';
 
 export { LIST_HEADER };
+
+/** The AuthInfo the SDK carries to the handlers of an authenticated agent's request: its name, no token. */
+const authOf = (credential: Credential): AuthInfo => ({ token: '', clientId: credential.name, scopes: [] });
 
 /** A running HTTP server. */
 export interface HttpServer {
@@ -83,10 +88,14 @@ class McpEndpoint {
     const map = this.sessions.map;
     const lists = this.modern.map;
     this.board = options.board
-      ? new Board(function* () {
-          for (const [sid, session] of map) yield [sid, session.conversation] as [string, Conversation];
-          for (const [id, served] of lists) yield [`list ${id}`, served.conversation] as [string, Conversation];
-        }, runtime.inboxes)
+      ? new Board(
+          function* () {
+            for (const [sid, session] of map) yield [sid, session.conversation] as [string, Conversation];
+            for (const [id, served] of lists) yield [`list ${id}`, served.conversation] as [string, Conversation];
+          },
+          runtime.inboxes,
+          runtime.answeredBy,
+        )
       : undefined;
   }
 
@@ -101,9 +110,15 @@ class McpEndpoint {
     return named.listId ?? defaultListId();
   }
 
-  /** Serves one request to /mcp. */
-  async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * Serves one request to /mcp, of the agent its token names (`credential`) when the server has a
+   * table of agents.
+   */
+  async serve(req: IncomingMessage, res: ServerResponse, credential?: Credential): Promise<void> {
     if (this.closing) return rpcError(res, 503, -32000, 'Service unavailable: the server is shutting down');
+    // The SDK hands `req.auth` to every handler as its AuthInfo (`ctx.http.authInfo`): the task
+    // tools hold a lease by its clientId, the agent (todo-tools' `ToolCallContext.caller`). Never the token.
+    if (credential) (req as IncomingMessage & { auth?: AuthInfo }).auth = authOf(credential);
     let body: unknown;
     if (req.method === 'POST') {
       // Counted from the first byte, body reading included: a shutdown waits for it to be answered.
@@ -120,10 +135,16 @@ class McpEndpoint {
       // shutdown does not wait for it (closing its list's handler ends it gracefully).
       if ((body as { method?: unknown }).method === 'subscriptions/listen') uncount();
       // A 2026-era request (it carries the per-request envelope): no session, the list it names.
-      if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return this.serveModern(req, res, body);
+      if (!(await isLegacyRequest(await toWebRequest(req, body), body)))
+        return this.serveModern(req, res, body, credential);
     }
-    const session = this.sessionFor(req, res, body);
+    const session = this.sessionFor(req, res, body, credential);
     if (!session) return;
+    // A session is its agent's: another agent's token does not carry on in it, even with its id.
+    if (credential && session.agent !== credential.name) {
+      const message = `Forbidden: this session is ${JSON.stringify(session.agent)}'s, and this token is ${JSON.stringify(credential.name)}'s`;
+      return rpcError(res, 403, -32000, message);
+    }
     session.lastSeen = Date.now();
     // A GET is the client's standing event stream, open for the session's life: not activity. A
     // POST counts until its answer is finished (an event stream stays open while its call waits).
@@ -139,10 +160,17 @@ class McpEndpoint {
   }
 
   /** Serves a 2026-era request on its list. */
-  private async serveModern(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  private async serveModern(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    credential: Credential | undefined,
+  ): Promise<void> {
     const listId = this.modernList(req, res);
     if (listId === undefined) return;
-    const named = this.agentNamed(req, res);
+    const refused = credential && listRefusal(credential, listId);
+    if (refused) return void rpcError(res, 403, -32000, refused);
+    const named = this.agentNamed(req, res, credential);
     if (!named) return;
     try {
       await this.modern.serve(listId, req, res, body, named.agent);
@@ -156,7 +184,12 @@ class McpEndpoint {
   }
 
   /** The session a request belongs to, opened for an initialize; undefined when the request was answered. */
-  private sessionFor(req: IncomingMessage, res: ServerResponse, body: unknown): Session | undefined {
+  private sessionFor(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    credential: Credential | undefined,
+  ): Session | undefined {
     const header = req.headers['mcp-session-id'];
     const id = Array.isArray(header) ? header[0] : header;
     if (id) {
@@ -176,9 +209,18 @@ class McpEndpoint {
     // A bad list name is refused before a session is ended to make room for it.
     const named = this.listNamed(req, res);
     if (!named) return;
-    const agent = this.agentNamed(req, res);
+    const agent = this.agentNamed(req, res, credential);
     if (!agent) return;
     let listId = named.listId;
+    if (credential) {
+      // An agent kept to some lists names one: a list of the session's own would be none of them.
+      const refused =
+        listId === undefined
+          ? credential.lists &&
+            `Forbidden: ${JSON.stringify(credential.name)} may use only some lists: expected ${LIST_HEADER} naming one of them, received none`
+          : listRefusal(credential, listId);
+      if (refused) return void rpcError(res, 403, -32000, refused);
+    }
     if (!this.sessions.makeRoom()) {
       const message = `Service unavailable: ${this.options.maxSessions} sessions are open and busy, the most allowed`;
       return void rpcError(res, 503, -32000, message);
@@ -225,11 +267,17 @@ class McpEndpoint {
   }
 
   /**
-   * The agent a request names in X-Raider-Agent (percent-decoded, checked as an agent name), none
-   * when the server has --agent (which wins) or the header is absent; undefined when the request
-   * was answered (a 400 for a name that is refused).
+   * The agent a request is: the one its token names (`credential`, with a table of agents: the
+   * guard has refused a header naming another); else the one it names in X-Raider-Agent
+   * (percent-decoded, checked as an agent name), none when the server has --agent (which wins) or
+   * the header is absent; undefined when the request was answered (a 400 for a name that is refused).
    */
-  private agentNamed(req: IncomingMessage, res: ServerResponse): { agent: string | undefined } | undefined {
+  private agentNamed(
+    req: IncomingMessage,
+    res: ServerResponse,
+    credential: Credential | undefined,
+  ): { agent: string | undefined } | undefined {
+    if (credential) return { agent: credential.name };
     if (this.options.agent !== undefined) return { agent: undefined };
     const named = req.headers[AGENT_HEADER];
     const header = Array.isArray(named) ? named[0] : named;
@@ -288,11 +336,14 @@ class McpEndpoint {
 
 /** Starts the HTTP server; resolves once it listens. */
 export async function startHttp(options: ServerOptions, log: Logger = silent): Promise<HttpServer> {
+  // The table of agents first: a table that cannot be read stops the start, before the port is taken.
+  const credentials = options.agents === undefined ? undefined : await openCredentials(options, log);
   const runtime = createRuntime();
   const endpoint = new McpEndpoint(options, log, runtime);
   const { board, sessions } = endpoint;
-  // The board's secret: the token when there is one, else one made for this run (its URL is logged).
-  const boardSecret = options.token ?? randomBytes(24).toString('base64url');
+  // The board's secret: the token when there is one, else one made for this run (its URL is
+  // logged); with a table of agents, a board token of the table (none is made).
+  const boardSecret = credentials ? undefined : (options.token ?? randomBytes(24).toString('base64url'));
   let guard: (req: IncomingMessage) => Verdict = () => ({ kind: 'refuse', status: 403, message: 'Forbidden' });
   const http = listenWith(options, log, async (req, res) => {
     const verdict = guard(req);
@@ -304,23 +355,31 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ status: 'ok', sessions: sessions.map.size }));
     }
-    if (path === '/mcp') return endpoint.serve(req, res);
-    if (board) return serveBoard(board, req, res, path);
+    const credential = verdict.kind === 'pass' ? verdict.credential : undefined;
+    if (path === '/mcp') return endpoint.serve(req, res, credential);
+    if (board) return serveBoard(board, req, res, path, credential?.name);
     return rpcError(res, 404, -32000, `Not found: ${path}; the MCP endpoint is /mcp`);
   });
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, options.host, () => resolve());
+  }).catch(async (error: unknown) => {
+    // The port is taken (say): what was opened for this server goes with it.
+    await credentials?.close().catch(() => {});
+    await runtime.close().catch(() => {});
+    throw error;
   });
   const port = (http.address() as AddressInfo).port;
-  guard = requestGuard({ ...options, port, boardSecret: board ? boardSecret : undefined });
+  guard = requestGuard({ ...options, port, boardSecret: board ? boardSecret : undefined, credentials });
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const reachable = isWildcard(options.host) ? '127.0.0.1' : shownHost;
 
   return {
     url: `http://${shownHost}:${port}/mcp`,
-    boardUrl: board ? `http://${reachable}:${port}/?token=${encodeURIComponent(boardSecret)}` : undefined,
+    boardUrl: board
+      ? `http://${reachable}:${port}/${boardSecret === undefined ? '' : `?token=${encodeURIComponent(boardSecret)}`}`
+      : undefined,
     sessions: sessions.map,
     runtime,
     async close(graceMs = SHUTDOWN_GRACE_MS) {
@@ -328,6 +387,7 @@ export async function startHttp(options: ServerOptions, log: Logger = silent): P
       const done = new Promise<void>((resolve) => http.close(() => resolve()));
       await endpoint.close(graceMs);
       await runtime.close().catch(() => {});
+      await credentials?.close().catch(() => {});
       http.closeAllConnections();
       await done;
     },

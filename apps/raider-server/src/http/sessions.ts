@@ -21,6 +21,8 @@ export interface Session {
   /** Which POST carries the answer of each request (messages taken are removed once it finished). */
   answers: SessionAnswers;
   conversation: Conversation;
+  /** The agent its initialize named (its token's, with a table of agents): the session is its, for its life. */
+  agent: string | undefined;
   lastSeen: number;
   /** POST requests of this session being served now (a tool call waiting on a person, say): not idle. */
   inFlight: number;
@@ -113,7 +115,13 @@ export class Sessions {
    * `agent`: the agent its initialize named, if any.
    */
   open(converse: (session: Session) => Conversation, agent?: string): Session {
-    const session = { id: randomUUID(), lastSeen: Date.now(), inFlight: 0, answers: new SessionAnswers() } as Session;
+    const session = {
+      id: randomUUID(),
+      agent,
+      lastSeen: Date.now(),
+      inFlight: 0,
+      answers: new SessionAnswers(),
+    } as Session;
     session.conversation = converse(session);
     let refused = false;
     session.transport = new SessionTransport(

@@ -26,6 +26,31 @@ describe('the checks between settings', () => {
     );
   });
 
+  it('--agents stands alone: no shared --token or --agent beside it, database only with one', () => {
+    const read =
+      (args: string[], env: NodeJS.ProcessEnv = {}) =>
+      () =>
+        readOptions(['--http', ...args], env);
+    expect(read(['--agents', 'a.json', '--token', 'x'.repeat(20)])).toThrow(
+      '--agents: expected no --token beside it (each client sends its own token from the table), received both',
+    );
+    expect(read(['--agents', 'a.json', '--agent', 'bob'])).toThrow(
+      '--agents: expected no --agent beside it (each token names its own agent), received both',
+    );
+    expect(read(['--agents', 'database'])).toThrow(
+      '--agents database: expected --database-url as well (the table raider_agents lives there), received none',
+    );
+    expect(read([], { RAIDER_AGENTS: ' ' })).toThrow(
+      'RAIDER_AGENTS: expected a file of agents and their tokens, received an empty value',
+    );
+    expect(() => readOptions(['--agents', 'a.json'], {})).toThrow('--agents: expected --http as well');
+    // Off loopback a table guards the server as a token does.
+    expect(readOptions(['--http', '--host', '0.0.0.0', '--agents', 'a.json'], {}).agents).toBe('a.json');
+    expect(read(['--host', '0.0.0.0'])).toThrow(
+      'expected a bearer token (--token or RAIDER_TOKEN) or a table of agents (--agents) to protect it, received neither',
+    );
+  });
+
   it("--claude-tasks takes Claude Code's folder and session list, unless --list names one", () => {
     const options = readOptions([], {});
     useClaudeTasks(options, { HOME: '/home/a', CLAUDE_CODE_SESSION_ID: 'abc' }, flagName);

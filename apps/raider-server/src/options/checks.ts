@@ -61,9 +61,37 @@ export function checkTogether(options: ServerOptions, values: FlagValues, name: 
       `${name('token')}: expected at least ${MIN_TOKEN_LENGTH} characters off loopback (the token is all that guards it), received ${options.token.length}`,
     );
   }
-  if (options.http && !isLoopback(host) && !options.token) {
+  checkAgents(options, name);
+  if (options.http && !isLoopback(host) && !options.token && options.agents === undefined) {
     throw new OptionsError(
-      `--host ${host} is not a loopback address: expected a bearer token (--token or RAIDER_TOKEN) to protect it, received none`,
+      `--host ${host} is not a loopback address: expected a bearer token (--token or RAIDER_TOKEN) or a table of agents (--agents) to protect it, received neither`,
+    );
+  }
+}
+
+/**
+ * With --agents: no shared --token and no --agent for every client beside it (each token names its
+ * own agent), and `database` only with a database.
+ * @throws OptionsError naming the clash.
+ */
+function checkAgents(options: ServerOptions, name: NameOf): void {
+  if (options.agents === undefined) return;
+  if (options.agents.trim() === '') {
+    throw new OptionsError(`${name('agents')}: expected a file of agents and their tokens, received an empty value`);
+  }
+  if (options.token !== undefined) {
+    throw new OptionsError(
+      `${name('agents')}: expected no ${name('token')} beside it (each client sends its own token from the table), received both`,
+    );
+  }
+  if (options.agent !== undefined) {
+    throw new OptionsError(
+      `${name('agents')}: expected no ${name('agent')} beside it (each token names its own agent), received both`,
+    );
+  }
+  if (options.agents === 'database' && options.databaseUrl === undefined) {
+    throw new OptionsError(
+      `${name('agents')} database: expected --database-url as well (the table raider_agents lives there), received none`,
     );
   }
 }

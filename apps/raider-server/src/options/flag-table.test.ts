@@ -42,6 +42,7 @@ describe('the flag table', () => {
       'host',
       'port',
       'token',
+      'agents',
       'allowed-origins',
       'allowed-hosts',
       'max-sessions',

@@ -3,41 +3,11 @@
  * default, its parser, what it needs beside it and its help line. Adding a flag is adding a row:
  * readOptions (read-options.ts) reads it and --help (help.ts) prints it from here.
  */
-import { DEFAULT_LIMITS, type TaskListLimits } from '@raider/todo-tools/v2';
-import { MAX_MESSAGE_DEPTH } from '../message-depth.js';
-import type { ServerOptions } from './server-options.js';
+import type { Flag, FlagParser } from './flag-row.js';
+import { limitFlags } from './limit-flags.js';
 import { bool, commaList, integer, oneOf, seconds } from './values.js';
 
-/** The setting a flag fills: a field of ServerOptions, or one list limit (`limits.maxTasks`). */
-export type OptionKey = keyof ServerOptions | `limits.${keyof TaskListLimits}`;
-
-/** Makes a setting of the text given (or the default), naming `name` (flag or variable) when it is wrong. */
-export type FlagParser = (text: string, name: string) => unknown;
-
-/** One row of the table. */
-export interface Flag {
-  readonly flag: string;
-  /** Its environment variable twin ('' for none: --help and --version). */
-  readonly env: string;
-  readonly type: 'string' | 'boolean';
-  /** What the value looks like in --help (string flags). */
-  readonly value?: string;
-  /** Its line in --help (the variable is added after it). */
-  readonly help: string;
-  /** The setting it fills. */
-  readonly key: OptionKey;
-  /**
-   * The text taken when neither the flag nor its variable gives one (a boolean's variable reads
-   * '0' unless said); without one, the setting is undefined (or, for a limit, absent).
-   */
-  readonly default?: string | ((env: NodeJS.ProcessEnv) => string);
-  /** How the text becomes the setting: without one, a string flag's setting is its text. */
-  readonly parse?: FlagParser;
-  /** The flag it sets something of: given (as a flag) without that one, it is refused. */
-  readonly needs?: '--http' | '--database-url';
-  /** A boolean whose flag turns its setting off (`--no-board-app` clears `boardApp`). */
-  readonly turnsOff?: true;
-}
+export type { Flag, FlagParser, OptionKey } from './flag-row.js';
 
 const DAY = 24 * 3600;
 const WEEK = 7 * DAY;
@@ -66,40 +36,7 @@ function familyDefault(env: NodeJS.ProcessEnv): string {
   return enableTasks !== undefined && !bool('RAIDER_ENABLE_TASKS', enableTasks) ? 'todo_write' : 'tasks';
 }
 
-/** The list limits as flags: `--max-tasks N` / RAIDER_MAX_TASKS sets `maxTasks`, and so on. */
-export const LIMIT_FLAGS: Readonly<Record<keyof TaskListLimits, { flag: string; what: string }>> = {
-  maxTasks: { flag: 'max-tasks', what: 'most tasks a list holds' },
-  maxSubjectLength: { flag: 'max-subject-length', what: 'longest subject (and todo_write content), characters' },
-  maxDescriptionLength: { flag: 'max-description-length', what: 'longest description, characters' },
-  maxActiveFormLength: { flag: 'max-active-form-length', what: 'longest activeForm, characters' },
-  maxOwnerLength: { flag: 'max-owner-length', what: 'longest owner, characters' },
-  maxMetadataSize: { flag: 'max-metadata-size', what: 'largest metadata record, characters of JSON' },
-  maxMetadataDepth: { flag: 'max-metadata-depth', what: 'deepest nesting of metadata, levels' },
-  maxDependencies: { flag: 'max-dependencies', what: 'most ids in one addBlocks/addBlockedBy/blockedBy' },
-  maxTodoItems: { flag: 'max-todo-items', what: 'most items in one todo_write list' },
-};
-
-/** The environment twin of a flag: `max-tasks` -> RAIDER_MAX_TASKS. */
-export const envOf = (flag: string) => `RAIDER_${flag.toUpperCase().replaceAll('-', '_')}`;
-
-/**
- * The deepest metadata a call can carry: a whole message nests at most MAX_MESSAGE_DEPTH levels,
- * and a tool call's metadata sits three below its top (the message, `params`, `arguments`), so a
- * larger --max-metadata-depth could never be reached and would only mislead.
- */
-export const MAX_METADATA_DEPTH_LIMIT = MAX_MESSAGE_DEPTH - 3;
-
-function limitFlags(): Flag[] {
-  return Object.entries(LIMIT_FLAGS).map(([key, { flag, what }]) => ({
-    flag,
-    env: envOf(flag),
-    type: 'string' as const,
-    value: 'N',
-    help: `${what} (default ${DEFAULT_LIMITS[key as keyof TaskListLimits]})`,
-    key: `limits.${key as keyof TaskListLimits}` as const,
-    parse: whole(1, key === 'maxMetadataDepth' ? MAX_METADATA_DEPTH_LIMIT : 1_000_000_000),
-  }));
-}
+export { envOf, LIMIT_FLAGS, MAX_METADATA_DEPTH_LIMIT } from './limit-flags.js';
 
 /** Every flag, in the order --help lists them. */
 export const FLAGS: readonly Flag[] = [
@@ -158,6 +95,15 @@ export const FLAGS: readonly Flag[] = [
     value: 'TOKEN',
     help: 'bearer token HTTP clients must send (required off loopback)',
     key: 'token',
+    needs: '--http',
+  },
+  {
+    flag: 'agents',
+    env: 'RAIDER_AGENTS',
+    type: 'string',
+    value: 'FILE',
+    help: "agents and their tokens (JSON or TOML; 'database': the raider_agents table): each client is who its token says",
+    key: 'agents',
     needs: '--http',
   },
   {
@@ -403,7 +349,7 @@ export const FLAGS: readonly Flag[] = [
     default: 'info',
     parse: choice('error', 'warn', 'info', 'debug'),
   },
-  ...limitFlags(),
+  ...limitFlags(whole),
   { flag: 'help', env: '', type: 'boolean', help: 'print this help and exit', key: 'help' },
   { flag: 'version', env: '', type: 'boolean', help: 'print the version and exit', key: 'version' },
 ];

@@ -12,6 +12,12 @@ export interface ServerOptions {
   /** Bearer token HTTP clients must send; required on a non-loopback host. */
   token: string | undefined;
   /**
+   * The table of agents and their tokens (`--agents`): a JSON or TOML file, the same JSON inline,
+   * or `database` (the `raider_agents` table of --database-url). With one, over HTTP the bearer
+   * token decides who a client is (credentials/); without, the name a client gives is believed.
+   */
+  agents?: string | undefined;
+  /**
    * The key that signs what a 2026-era question carries across the client (`requestState`);
    * replicas behind one balancer share it. Default: a key made per process.
    */

@@ -23,9 +23,11 @@ export const NO_MESSAGES_YET = 'No messages yet';
  * nothing: the question cut at 80 characters and shown on one line (it is also the message's
  * label, which a reader sees as one line).
  */
-export function answeredSummary(question: { id: string; question: string }): string {
+export function answeredSummary(question: { id: string; question: string; answeredBy?: string | undefined }): string {
   const asked = oneLine(question.question.length > 80 ? `${question.question.slice(0, 79)}…` : question.question);
-  return `Your question ${question.id} ("${asked}") was answered; call ask_user with {"resume": "${question.id}"} to read the answer`;
+  // Who answered, when a board token named the person (issue 38), on the same one line.
+  const by = question.answeredBy === undefined ? '' : ` by ${JSON.stringify(oneLine(question.answeredBy))}`;
+  return `Your question ${question.id} ("${asked}") was answered${by}; call ask_user with {"resume": "${question.id}"} to read the answer`;
 }
 
 /** What stands between two messages of one wait_for_messages answer (a line of its own). */

@@ -62,6 +62,8 @@ export interface AnsweredQuestion {
   readonly question: string;
   /** The agent that asked it, if it named one. */
   readonly agent: string | undefined;
+  /** Who answered it, when a board token named the person. */
+  readonly answeredBy?: string | undefined;
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 import { AskError, type Asker } from '@raider/ask-tools/v2';
 import type { TaskRegistry } from '@raider/tasks-registry';
+import type { AnsweredBy } from '../../board/pending-question.js';
 import type { Logger } from '../../log.js';
 
 /** Where a question stands. */
@@ -42,6 +43,8 @@ export interface OpenQuestion {
   state: QuestionState;
   /** The answer (state `answered`; `undefined`: the person gave none). */
   answer?: string | undefined;
+  /** Who answered, when a board token named the person (a server with a table of agents). */
+  answeredBy?: string | undefined;
   /** Why there is no answer (state `ended`: declined, withdrawn, failed). */
   error?: unknown;
   /** Calls waiting on it now. */
@@ -107,8 +110,14 @@ export class QuestionDesk {
     { settled: Promise<void>; settle: () => void; withdraw: AbortController; timer: NodeJS.Timeout }
   >();
 
-  /** `expiryMs`: how long a question nobody answered stays open, and an answer stays readable. */
-  constructor(readonly expiryMs: number) {}
+  /**
+   * `expiryMs`: how long a question nobody answered stays open, and an answer stays readable;
+   * `answeredBy`: where a page notes the person who answered (by the question's signal).
+   */
+  constructor(
+    readonly expiryMs: number,
+    private readonly answeredBy?: AnsweredBy,
+  ) {}
 
   /** The question `id`, if this desk holds it. */
   get(id: string): OpenQuestion | undefined {
@@ -210,8 +219,11 @@ export class QuestionDesk {
 
   /** The person answered (through a page, or the client's form): the first outcome wins. */
   answer(entry: OpenQuestion, answer: string | undefined): void {
+    // Read before close: closing aborts the signal, and the page noted its person under it.
+    const person = this.answeredBy?.get(entry.settledSignal);
     if (!this.close(entry, 'answered')) return;
     entry.answer = answer;
+    if (person !== undefined) entry.answeredBy = person;
     entry.opener.registry.finish(entry.id, 'completed', { report: answer ?? '(no answer)' });
     if (entry.waiting === 0) entry.opener.answeredWhileAway(entry);
   }
@@ -294,15 +306,18 @@ export class QuestionDesk {
 export class QuestionDesks {
   private readonly desks = new Map<string, QuestionDesk>();
 
+  /** `answeredBy`: where the server's pages note who answered (its runtime's). */
+  constructor(private readonly answeredBy?: AnsweredBy) {}
+
   /**
    * The desk of list `listId` (made on first use; it empties itself as its questions expire), or a
    * desk of its own for a conversation without a list.
    */
   deskOf(listId: string | undefined, expiryMs: number): QuestionDesk {
-    if (listId === undefined) return new QuestionDesk(expiryMs);
+    if (listId === undefined) return new QuestionDesk(expiryMs, this.answeredBy);
     let desk = this.desks.get(listId);
     if (!desk) {
-      desk = new QuestionDesk(expiryMs);
+      desk = new QuestionDesk(expiryMs, this.answeredBy);
       this.desks.set(listId, desk);
     }
     return desk;

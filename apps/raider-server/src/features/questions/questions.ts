@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { type Answerer, AskError, type Asker, AskTools, elicitationAnswerer } from '@raider/ask-tools/v2';
 import { received } from '@raider/kit/received';
+import { oneLine } from '@raider/kit/shown-text';
 import type { TaskRegistry } from '@raider/tasks-registry';
 import { type CallContext, currentCall, type PipelineTool } from '../../conversation/call-pipeline.js';
 import type { Logger } from '../../log.js';
@@ -95,6 +96,20 @@ function modernClientAnswersForms(ctx: ServerContext | undefined): boolean {
 }
 
 /** The text result of a tool call. */
+/**
+ * The line that tells the asking agent who answered, when a board token named the person (a
+ * server with a table of agents, issue 38): a second text block, so the answer's own text stays
+ * exactly ask_user's.
+ */
+export const answeredByText = (person: string): string =>
+  `Answered by ${JSON.stringify(oneLine(person))} at raider/board.`;
+
+/** `result` with the answeredByText block added when `entry` was answered by a named person. */
+function withAnsweredBy(result: CallToolResult, entry: OpenQuestion): CallToolResult {
+  if (result.isError || entry.state !== 'answered' || entry.answeredBy === undefined) return result;
+  return { ...result, content: [...result.content, { type: 'text', text: answeredByText(entry.answeredBy) }] };
+}
+
 const textResult = (text: string, isError = false): CallToolResult => ({
   content: [{ type: 'text', text }],
   ...(isError ? { isError: true } : {}),
@@ -270,7 +285,7 @@ class ConversationQuestions implements Questions {
         // Cut by its deadline, the ask timeout, or the call's cancellation (a host cutting a call
         // looks the same): the question stays open for a resume until it expires.
         if (entry.state === 'open') return textResult(stillOpenText(entry.id));
-        return result;
+        return withAnsweredBy(result, entry);
       } finally {
         clearTimeout(timer);
         this.deskCalls.delete(context);
