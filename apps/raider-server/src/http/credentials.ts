@@ -23,6 +23,10 @@ export interface OpenCredentials {
   close(): Promise<void>;
 }
 
+/** "1 entry", "4 entries". */
+const entries = (table: AgentTable): string =>
+  `${table.entries.length} ${table.entries.length === 1 ? 'entry' : 'entries'}`;
+
 /** What a refused start says (the CLI prints it as it is). */
 export class CredentialsStartError extends Error {}
 
@@ -35,7 +39,7 @@ export class CredentialsStartError extends Error {}
 export async function openCredentials(options: ServerOptions, log: Logger): Promise<OpenCredentials> {
   const watch = {
     onProblem: (message: string) => log.warn(`--agents: ${message}`),
-    onReload: (table: AgentTable) => log.info(`the agents table changed: ${table.entries.length} entries`),
+    onReload: (table: AgentTable) => log.info(`the agents table changed: ${entries(table)}`),
   };
   let source: AgentSource;
   try {
@@ -53,6 +57,6 @@ export async function openCredentials(options: ServerOptions, log: Logger): Prom
       '--agents: expected an entry with board = true beside --board (a board token names the person who answers there), received none',
     );
   }
-  log.info(`agents table: ${first.entries.length} entries; each client is the agent its token names`);
+  log.info(`agents table: ${entries(first)}; each client is the agent its token names`);
   return { table: () => source.current(), limiter: new FailureLimiter(), close: () => source.close() };
 }
