@@ -4,10 +4,11 @@
 import { describeDeclaredExports, describeExports } from '@raider/kit/testing';
 import * as api from './conformance.js';
 
-describeExports(api, ['describeMessageStoreConformance']);
+describeExports(api, ['describeMessageStoreConformance', 'describeQuestionStoreConformance']);
 
 describeDeclaredExports(new URL('../dist/conformance.d.ts', import.meta.url), [
   'function describeMessageStoreConformance',
+  'function describeQuestionStoreConformance',
   'interface ConformanceRunner',
   'interface MessageDelivery',
   'interface MessageLimits',
@@ -15,8 +16,19 @@ describeDeclaredExports(new URL('../dist/conformance.d.ts', import.meta.url), [
   'interface MessageStoreConformanceOptions',
   'interface MessageStoreSetup',
   'interface OpenedMessageStore',
+  'interface OpenedQuestionStore',
+  'interface OutgoingQuestion',
+  'interface QuestionLimits',
+  'interface QuestionStore',
+  'interface QuestionStoreConformanceOptions',
+  'interface QuestionStoreSetup',
   'interface StoredMessage',
+  'interface StoredQuestion',
   'interface TakeOptions',
   'type OpenMessageStore',
+  'type OpenQuestionStore',
   'type OutgoingMessage',
+  'type QuestionOutcome',
+  'type SettleResult',
+  'type StoredQuestionState',
 ]);

@@ -2,12 +2,15 @@
 import { describeCodedError } from '@raider/kit/testing';
 import {
   DEFAULT_MESSAGE_LIMITS,
+  DEFAULT_QUESTION_LIMITS,
   MessageLimitError,
+  QuestionLimitError,
   RegistryArgumentError,
   RegistryRangeError,
   TaskRegistry,
 } from './index.js';
 import { checkOutgoing } from './message-checks.js';
+import { tooManyOpenError } from './question-checks.js';
 
 describeCodedError(RegistryArgumentError, {
   packageName: '@raider/tasks-registry',
@@ -26,4 +29,13 @@ describeCodedError(MessageLimitError, {
   code: 'MESSAGE_LIMIT',
   // The check a store's send runs first (a send rejects with what it throws).
   throwIt: () => checkOutgoing({ to: 'bob', text: 'x'.repeat(64_001), notification: false }, DEFAULT_MESSAGE_LIMITS),
+});
+
+describeCodedError(QuestionLimitError, {
+  packageName: '@raider/tasks-registry',
+  code: 'QUESTION_LIMIT',
+  // The error a store's ask rejects with past maxOpenQuestions.
+  throwIt: () => {
+    throw tooManyOpenError(DEFAULT_QUESTION_LIMITS.maxOpenQuestions);
+  },
 });

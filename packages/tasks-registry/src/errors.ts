@@ -20,3 +20,10 @@ export class RegistryRangeError extends coded(RangeError, 'OUT_OF_RANGE', 'Regis
  * nothing. A `RangeError`, `code: 'MESSAGE_LIMIT'`.
  */
 export class MessageLimitError extends coded(RangeError, 'MESSAGE_LIMIT', 'MessageLimitError') {}
+
+/**
+ * An ask a QuestionStore refuses because the list already holds `maxOpenQuestions` open
+ * questions (`QuestionLimits`). The ask changed nothing; settling a question (or one expiring)
+ * makes room. A `RangeError`, `code: 'QUESTION_LIMIT'`.
+ */
+export class QuestionLimitError extends coded(RangeError, 'QUESTION_LIMIT', 'QuestionLimitError') {}

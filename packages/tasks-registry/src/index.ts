@@ -1,5 +1,6 @@
-export { MessageLimitError, RegistryArgumentError, RegistryRangeError } from './errors.js';
+export { MessageLimitError, QuestionLimitError, RegistryArgumentError, RegistryRangeError } from './errors.js';
 export { type MemoryMessageStoreOptions, memoryMessageStore } from './memory-message-store.js';
+export { type MemoryQuestionStoreOptions, memoryQuestionStore } from './memory-question-store.js';
 export {
   DEFAULT_MESSAGE_LIMITS,
   type MessageDelivery,
@@ -22,6 +23,16 @@ export {
   reminderText,
   type Usage,
 } from './notification.js';
+export {
+  DEFAULT_QUESTION_LIMITS,
+  type OutgoingQuestion,
+  type QuestionLimits,
+  type QuestionOutcome,
+  type QuestionStore,
+  type SettleResult,
+  type StoredQuestion,
+  type StoredQuestionState,
+} from './question-store.js';
 export {
   type EntryFilter,
   type NewTaskEntry,
