@@ -15,4 +15,6 @@ export const FOLDER_FILES = {
   todoWrite: '.raider-todo-write.json',
   /** The agents' inboxes (`.messages/<inbox>/`, one folder per agent): `TaskFolder.messages`. */
   messages: '.messages',
+  /** The list's questions (`.questions/<n>.json`, one file per question `ask_<n>`): `TaskFolder.questions`. */
+  questions: '.questions',
 } as const;

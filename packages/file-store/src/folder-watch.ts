@@ -157,8 +157,8 @@ export class FolderWatch {
       this.rescan = true;
     } else if (taskIdOf(fileName)) this.dirty.add(fileName);
     else if (fileName === FOLDER_FILES.highWaterMark) this.highWaterMarkDirty = true;
-    // The inboxes' folder says nothing of the tasks (messages have a watch of their own).
-    else if (isTransient(fileName) || fileName === FOLDER_FILES.messages) return;
+    // The inboxes' and the questions' folders say nothing of the tasks (each has a watch of its own).
+    else if (isTransient(fileName) || fileName === FOLDER_FILES.messages || fileName === FOLDER_FILES.questions) return;
     this.wake();
   }
 

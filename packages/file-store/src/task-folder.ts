@@ -17,10 +17,11 @@
  *
  * Here the folder is opened and its stores put together; the task store is folder-task-store.ts
  * (its reads in task-folder-reads.ts, its commit and fencing in task-commit.ts and commit-steps.ts,
- * the high-water mark in high-water-mark.ts), the other families' files whole-state-store.ts.
+ * the high-water mark in high-water-mark.ts), the other families' files whole-state-store.ts, the
+ * inboxes messages/, the questions to a person questions/ (`.questions/`).
  */
 import { join } from 'node:path';
-import type { MessageLimits, MessageStore } from '@raider/tasks-registry';
+import type { MessageLimits, MessageStore, QuestionLimits, QuestionStore } from '@raider/tasks-registry';
 import type { ListStores, TodoSnapshot, TodoWriteState } from '@raider/todo-tools';
 import { FOLDER_FILES } from './folder-files.js';
 import { FolderTaskStore } from './folder-task-store.js';
@@ -28,6 +29,8 @@ import { FolderWatch } from './folder-watch.js';
 import { ListLock, type LockFence } from './list-lock.js';
 import { messageLimits } from './messages/message-checks.js';
 import { openMessageFolder } from './messages/message-folder.js';
+import { questionLimits } from './questions/question-checks.js';
+import { openQuestionFolder } from './questions/question-folder.js';
 import { migrateV1 } from './v1-migration.js';
 import { wholeStateStore } from './whole-state-store.js';
 
@@ -45,11 +48,17 @@ export interface TaskFolderOptions {
   maxMetadataDepth?: number;
   /**
    * Told, by file name, of a task file that cannot be read (it is left untouched and out of the
-   * list), and of a message file that cannot be read (moved aside, out of its inbox).
+   * list), of a message file that cannot be read (moved aside, out of its inbox), and of a
+   * question file that cannot be trusted (moved aside to `<n>.json.corrupt`, out of the list's questions).
    */
   onProblem?: (message: string) => void;
   /** The bounds of the list's inboxes (`messages`), over `DEFAULT_MESSAGE_LIMITS` of @raider/tasks-registry. */
   messageLimits?: Partial<MessageLimits>;
+  /**
+   * The bounds of the list's questions (`questions`), over `DEFAULT_QUESTION_LIMITS` of
+   * @raider/tasks-registry (`keepSettledMs`: how long a settled or expired question stays readable).
+   */
+  questionLimits?: Partial<QuestionLimits>;
   /**
    * Watch the folder for changes made elsewhere (default true). Without the watch a holder learns
    * of a change made without the change feed (Claude Code's update, delete or reset) when it loads
@@ -75,7 +84,13 @@ export interface TaskFolder extends ListStores {
    * folder's `.messages/`: durable sends, leases every process sees, a watch per inbox.
    */
   readonly messages: MessageStore;
-  /** Stops watching the folder and the inboxes. */
+  /**
+   * The questions the list's agents asked a person (a QuestionStore of @raider/tasks-registry),
+   * kept in the folder's `.questions/`: one file per question, durable asks and settles, ids never
+   * given twice, the first outcome wins across processes, a watch of the folder.
+   */
+  readonly questions: QuestionStore;
+  /** Stops watching the folder, the inboxes and the questions. */
   close(): void;
 }
 
@@ -104,16 +119,19 @@ export function openTaskFolder(path: string, options: TaskFolderOptions = {}): T
     report,
   });
   const messages = openMessageFolder(path, { limits: messageLimits(options.messageLimits), staleMs, report });
+  const questions = openQuestionFolder(path, { limits: questionLimits(options.questionLimits), staleMs, report });
   return {
     path,
     tasks,
     todo: wholeStateStore<TodoSnapshot>(join(path, FOLDER_FILES.todo), run, ready),
     todoWrite: wholeStateStore<TodoWriteState>(join(path, FOLDER_FILES.todoWrite), run, ready),
     messages,
+    questions,
     watch: (onChange) => folderWatch.add(onChange),
     close: () => {
       folderWatch.close();
       messages.close();
+      questions.close();
     },
   };
 }

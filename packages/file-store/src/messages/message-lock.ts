@@ -43,12 +43,14 @@ export class MessageLock {
   private folderLock: LockFolder | undefined;
 
   /**
-   * @param root the `.messages` folder
+   * @param root the `.messages` folder (or `.questions`, whose lock is made the same way)
    * @param staleMs a lock untouched this long is stale and is taken over
+   * @param what how the lock is named in its errors (the questions' lock is not the message lock)
    */
   constructor(
     private readonly root: string,
     private readonly staleMs: number,
+    private readonly what = 'the message lock',
   ) {
     this.lockPath = join(root, LOCK);
   }
@@ -76,12 +78,12 @@ export class MessageLock {
         if (code === 'ENOENT')
           this.own = undefined; // Our file was removed: made again at the next look.
         else if (code !== 'EEXIST')
-          throw new ListFileError(`${this.root}: cannot take the message lock (${codeOf(error)})`);
+          throw new ListFileError(`${this.root}: cannot take ${this.what} (${codeOf(error)})`);
       }
       await this.takeOverIfStale();
       if (Date.now() >= deadline) {
         throw new ListFileError(
-          `${this.root}: cannot take the message lock: another process has held it for ${Math.round(this.waitMs / 1000)} s and keeps it fresh (a process that froze while holding it?)`,
+          `${this.root}: cannot take ${this.what}: another process has held it for ${Math.round(this.waitMs / 1000)} s and keeps it fresh (a process that froze while holding it?)`,
         );
       }
       await this.pause(attempt);
@@ -113,7 +115,7 @@ export class MessageLock {
       await disk.writeNew(path, '', 0o644);
       this.own = { path, ino: (await disk.lstatExact(path)).ino };
     } catch (error) {
-      throw new ListFileError(`${this.root}: cannot take the message lock (${codeOf(error)})`);
+      throw new ListFileError(`${this.root}: cannot take ${this.what} (${codeOf(error)})`);
     }
     return this.own;
   }
@@ -123,7 +125,7 @@ export class MessageLock {
     this.close();
     this.folderLock = new LockFolder(this.lockPath, this.staleMs, {
       folder: this.root,
-      what: 'the message lock',
+      what: this.what,
       keeper: 'a process that froze while holding it?',
     });
     return this.folderLock.take();
@@ -217,7 +219,7 @@ export class MessageLock {
     const lost = (why: string) =>
       Object.assign(
         new ListFileError(
-          `${this.root}: the message lock was lost while the change was being made (${why}: this process was paused or starved longer than the lock's stale time, ${this.staleMs / 1000} s, or someone removed ${LOCK})`,
+          `${this.root}: ${this.what} was lost while the change was being made (${why}: this process was paused or starved longer than the lock's stale time, ${this.staleMs / 1000} s, or someone removed ${LOCK})`,
         ),
         { lockLost: true as const },
       );

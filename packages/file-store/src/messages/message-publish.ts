@@ -12,6 +12,32 @@ import type { LockFence } from '../list-lock.js';
 import { fileError } from './file-error.js';
 import { sendingName, waitingName } from './message-file.js';
 
+/**
+ * How a publish names what it makes in its errors and reports: a message by default; the question
+ * store (questions/) publishes its files through the same steps, and says so in its own words.
+ */
+export interface PublishWords {
+  /** The base of the temporary file's name (`message.json`: `.message.json.<pid>.<n>.tmp`). */
+  readonly file: string;
+  /** What a rejected call did: `nothing was sent`. */
+  readonly nothing: string;
+  /** What a call whose link could not be taken back may have done: `the message may have been sent`. */
+  readonly maybe: string;
+  /** What a call made durable but could not show: `the message was sent, and is shown at the next call`. */
+  readonly shownLater: string;
+  /** The lock the publish runs under: `the message lock`. */
+  readonly lock: string;
+}
+
+/** A message's words (the texts a send's errors have always had). */
+export const MESSAGE_WORDS: PublishWords = Object.freeze({
+  file: 'message.json',
+  nothing: 'nothing was sent',
+  maybe: 'the message may have been sent',
+  shownLater: 'the message was sent, and is shown at the next call',
+  lock: 'the message lock',
+});
+
 /** A message's file written whole under a temporary name, not yet fsynced: its path and its open descriptor. */
 export interface PreparedMessage {
   readonly path: string;
@@ -24,8 +50,12 @@ export interface PreparedMessage {
  * together, and the folder's fsync after it finds little left to do. @throws ListFileError
  * (nothing left behind, nothing sent).
  */
-export async function prepareMessage(inbox: string, data: Buffer): Promise<PreparedMessage> {
-  const path = temporaryPath(join(inbox, 'message.json'));
+export async function prepareMessage(
+  inbox: string,
+  data: Buffer,
+  words: PublishWords = MESSAGE_WORDS,
+): Promise<PreparedMessage> {
+  const path = temporaryPath(join(inbox, words.file));
   let fd: number | undefined;
   try {
     await disk.mkdir(inbox, { recursive: true });
@@ -34,7 +64,7 @@ export async function prepareMessage(inbox: string, data: Buffer): Promise<Prepa
     return { path, fd };
   } catch (error) {
     await discard({ path, fd: fd ?? -1 });
-    throw fileError(path, error, 'nothing was sent');
+    throw fileError(path, error, words.nothing);
   }
 }
 
@@ -64,6 +94,7 @@ export class MessagePublisher {
   constructor(
     private readonly listPath: string,
     private readonly report: (message: string) => void,
+    private readonly words: PublishWords = MESSAGE_WORDS,
   ) {}
 
   /**
@@ -83,7 +114,7 @@ export class MessagePublisher {
     let linked = false;
     try {
       await fence.check();
-      await linkIn(prepared.path, sending);
+      await linkIn(prepared.path, sending, this.words.lock);
       linked = true;
       await disk.fsync(prepared.fd);
       await syncFolder(inbox);
@@ -95,12 +126,12 @@ export class MessagePublisher {
         this.durableInboxes.add(inbox);
       }
     } catch (error) {
-      let outcome = 'nothing was sent';
+      let outcome = this.words.nothing;
       if (linked) {
         try {
           await disk.unlink(sending);
         } catch {
-          outcome = 'the message may have been sent';
+          outcome = this.words.maybe;
         }
       }
       throw fileError(sending, error, outcome);
@@ -108,7 +139,7 @@ export class MessagePublisher {
     try {
       await disk.rename(sending, join(inbox, waitingName(id)));
     } catch (error) {
-      this.report(`${sending}: ${codeOf(error)}; the message was sent, and is shown at the next call`);
+      this.report(`${sending}: ${codeOf(error)}; ${this.words.shownLater}`);
     }
   }
 }
@@ -117,15 +148,15 @@ export class MessagePublisher {
  * Links `temporary` in as `path`, never over a file that exists; on a file system without hard
  * links, renames it after checking that no file has that name (the lock keeps other senders out).
  */
-async function linkIn(temporary: string, path: string): Promise<void> {
+async function linkIn(temporary: string, path: string, lock: string): Promise<void> {
   try {
     await disk.link(temporary, path);
     return;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new ListFileError(`${path}: exists already, though the message lock was held`);
+    if (code === 'EEXIST') throw new ListFileError(`${path}: exists already, though ${lock} was held`);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
   }
-  if (await exists(path)) throw new ListFileError(`${path}: exists already, though the message lock was held`);
+  if (await exists(path)) throw new ListFileError(`${path}: exists already, though ${lock} was held`);
   await disk.rename(temporary, path);
 }
