@@ -16,9 +16,18 @@
  * (`idleInTransactionTimeoutMs`) before the calls waiting for its list give up (`lockTimeoutMs`).
  *
  * The list's agents' inboxes are a table of their own (`messages`, `@raider/tasks-registry`'s
- * MessageStore: see postgres-message-store.ts), heard on the same LISTEN connection.
+ * MessageStore: see postgres-message-store.ts), and so are the questions its agents asked a
+ * person (`questions`, its QuestionStore: see postgres-question-store.ts), both heard on the same
+ * LISTEN connection.
  */
-import { DEFAULT_MESSAGE_LIMITS, type MessageLimits, type MessageStore } from '@raider/tasks-registry';
+import {
+  DEFAULT_MESSAGE_LIMITS,
+  DEFAULT_QUESTION_LIMITS,
+  type MessageLimits,
+  type MessageStore,
+  type QuestionLimits,
+  type QuestionStore,
+} from '@raider/tasks-registry';
 import type {
   ListStore,
   ListStores,
@@ -38,6 +47,9 @@ import { Listener } from './listener.js';
 import { resolveLimits } from './message-checks.js';
 import { MESSAGE_FEED } from './message-queries.js';
 import { PostgresMessageStore } from './postgres-message-store.js';
+import { PostgresQuestionStore } from './postgres-question-store.js';
+import { resolveQuestionLimits } from './question-checks.js';
+import { QUESTION_FEED } from './question-queries.js';
 
 /** Options of {@link openPostgresLists}. */
 export interface PostgresListsOptions {
@@ -96,6 +108,14 @@ export interface PostgresListsOptions {
    * @throws RegistryArgumentError / RegistryRangeError (from openPostgresLists) for bounds that are not positive numbers.
    */
   messageLimits?: Partial<MessageLimits>;
+  /**
+   * The bounds of every list's questions (`questions`), over `DEFAULT_QUESTION_LIMITS` of
+   * `@raider/tasks-registry`: the longest question, answer or option (64 000 characters), the
+   * most options (100), the most questions open at once in a list (1 000), how long a settled or
+   * expired question stays readable (1 hour). Every server on a list should give the same.
+   * @throws RegistryArgumentError / RegistryRangeError (from openPostgresLists) for bounds that are not positive numbers.
+   */
+  questionLimits?: Partial<QuestionLimits>;
 }
 
 /**
@@ -110,6 +130,13 @@ export interface PostgresList extends ListStores {
    * `raider_messages`; see the README's "Messages between agents".
    */
   readonly messages: MessageStore;
+  /**
+   * The questions the list's agents asked a person, shared by every server on the list:
+   * `@raider/tasks-registry`'s QuestionStore (ask, get, open, settle: the first outcome wins
+   * across servers, watch), durable in `raider_questions`; see the README's "Questions to a
+   * person".
+   */
+  readonly questions: QuestionStore;
 }
 
 /** The lists of one database, sharing one pool and one LISTEN connection. */
@@ -210,7 +237,8 @@ export function openPostgresLists(options: PostgresListsOptions): PostgresLists 
     idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? 10_000,
   });
   const messageLimits = resolveLimits(DEFAULT_MESSAGE_LIMITS, options.messageLimits);
-  const listener = new Listener(options.connectionString, [LIST_FEED, MESSAGE_FEED], {
+  const questionLimits = resolveQuestionLimits(DEFAULT_QUESTION_LIMITS, options.questionLimits);
+  const listener = new Listener(options.connectionString, [LIST_FEED, MESSAGE_FEED, QUESTION_FEED], {
     heartbeatMs: options.heartbeatMs ?? 3000,
     heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? 5000,
     connectTimeoutMs,
@@ -236,6 +264,7 @@ export function openPostgresLists(options: PostgresListsOptions): PostgresLists 
         todoWrite: wholeState<TodoWriteState>(database, id, 'todo_write'),
         watch: (onChange) => listener.add(LIST_FEED, id, onChange),
         messages: new PostgresMessageStore(database, listener, id, messageLimits),
+        questions: new PostgresQuestionStore(database, listener, id, questionLimits),
       };
     },
     close() {

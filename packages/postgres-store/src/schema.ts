@@ -90,6 +90,64 @@ export const MIGRATIONS: readonly string[] = [
        RETURNING *;
    END
    $$;`,
+  // The questions an agent asked a person (issue 39). The ids come from a counter of the list's
+  // own (raider_question_counters), not from raider_lists: a row lock there would make an ask wait
+  // behind every task change of its list, and the counter must outlive every question deleted
+  // (an id is never given twice). raider_ask is an ask in one statement: it locks the list's
+  // counter (asks on a list go one at a time, so the open count is exact), deletes the questions
+  // settled (or expired) longer ago than the list keeps them, counts the open ones, and below the
+  // bound takes the next number and inserts the question, with its NOTIFY. No row: too many open.
+  // asked_at is the database's clock, kept before the caller's expires_at (clocks that differ).
+  `CREATE TABLE raider_question_counters (
+     list_id text PRIMARY KEY,
+     last_n bigint NOT NULL DEFAULT 0
+   );
+   CREATE TABLE raider_questions (
+     list_id text NOT NULL,
+     n bigint NOT NULL,
+     asker text NOT NULL,
+     question text NOT NULL,
+     options text[] NOT NULL,
+     asked_at timestamptz NOT NULL,
+     expires_at timestamptz NOT NULL,
+     state text NOT NULL CHECK (state IN ('open', 'answered', 'declined', 'withdrawn', 'expired')),
+     answer text,
+     settled_by text,
+     reason text,
+     settled_at timestamptz,
+     ask_token uuid NOT NULL,
+     settle_token uuid,
+     PRIMARY KEY (list_id, n)
+   );
+   CREATE FUNCTION raider_ask(
+     p_list_id text, p_asker text, p_question text, p_options text[], p_expires_at timestamptz,
+     p_ask_token uuid, p_max_open integer, p_keep_ms double precision, p_channel text
+   ) RETURNS SETOF raider_questions LANGUAGE plpgsql AS $$
+   DECLARE
+     waiting integer;
+     next_n bigint;
+   BEGIN
+     INSERT INTO raider_question_counters (list_id) VALUES (p_list_id) ON CONFLICT (list_id) DO NOTHING;
+     SELECT last_n + 1 INTO next_n FROM raider_question_counters WHERE list_id = p_list_id FOR UPDATE;
+     DELETE FROM raider_questions
+     WHERE list_id = p_list_id AND coalesce(settled_at, expires_at) <= now() - p_keep_ms * interval '1 millisecond'
+       AND (state <> 'open' OR expires_at <= now());
+     SELECT count(*) INTO waiting FROM (
+       SELECT 1 FROM raider_questions
+       WHERE list_id = p_list_id AND state = 'open' AND expires_at > now() LIMIT p_max_open
+     ) AS kept;
+     IF waiting >= p_max_open THEN
+       RETURN;
+     END IF;
+     UPDATE raider_question_counters SET last_n = next_n WHERE list_id = p_list_id;
+     PERFORM pg_notify(p_channel, p_list_id);
+     RETURN QUERY
+       INSERT INTO raider_questions (list_id, n, asker, question, options, asked_at, expires_at, state, ask_token)
+       VALUES (p_list_id, next_n, p_asker, p_question, p_options,
+               least(now(), p_expires_at - interval '1 millisecond'), p_expires_at, 'open', p_ask_token)
+       RETURNING *;
+   END
+   $$;`,
 ];
 
 /** The advisory lock key of the migration (any number the application does not use otherwise). */
