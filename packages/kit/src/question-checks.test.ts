@@ -206,7 +206,7 @@ describe("a store's string rule", () => {
   });
 });
 
-describe('optionHoles', () => {
+describe('sparse options', () => {
   // A sparse array: index 0 is a hole.
   const sparse = (): string[] => {
     const options: string[] = [];
@@ -214,13 +214,11 @@ describe('optionHoles', () => {
     return options;
   };
 
-  it("skips a sparse array's holes by default, and refuses them as undefined when 'refused'", () => {
-    expect(() => checks.checkOutgoingQuestion({ ...QUESTION, options: sparse() }, LIMITS, NOW)).not.toThrow();
-    const strict: QuestionChecks<Question, Outcome, OverLimit> = questionChecks({ ...errors, optionHoles: 'refused' });
-    expect(ask({ ...QUESTION, options: sparse() }, strict)).toThrow(
+  it("refuses a sparse array's holes as the nothing they read (a hole would be stored as no string)", () => {
+    expect(ask({ ...QUESTION, options: sparse() }, checks)).toThrow(
       new ArgumentError('ask: options[0]: expected a string, received nothing'),
     );
-    expect(() => strict.checkOutgoingQuestion(QUESTION, LIMITS, NOW)).not.toThrow();
+    expect(() => checks.checkOutgoingQuestion(QUESTION, LIMITS, NOW)).not.toThrow();
   });
 });
 
@@ -264,13 +262,11 @@ describe('resolveLimits', () => {
     expect(() => checks.resolveLimits('o', 'q', allBad, LIMITS)).toThrow(/^o: q\.maxTextLength: /);
   });
 
-  it("reads an array as no bounds by default, and refuses it when arrayLimits is 'refused'", () => {
-    expect(checks.resolveLimits('o', 'q', [], LIMITS)).toEqual(LIMITS);
-    const strict: QuestionChecks<Question, Outcome, OverLimit> = questionChecks({ ...errors, arrayLimits: 'refused' });
-    expect(() => strict.resolveLimits('openPostgresLists', 'questionLimits', [], LIMITS)).toThrow(
+  it('refuses an array as the bounds, as any other non-object', () => {
+    expect(() => checks.resolveLimits('openPostgresLists', 'questionLimits', [], LIMITS)).toThrow(
       new ArgumentError('openPostgresLists: questionLimits: expected an object or nothing, received an array'),
     );
-    expect(strict.resolveLimits('o', 'q', { maxOptions: 2 }, LIMITS).maxOptions).toBe(2);
+    expect(checks.resolveLimits('o', 'q', { maxOptions: 2 }, LIMITS).maxOptions).toBe(2);
   });
 });
 

@@ -35,18 +35,6 @@ export interface QuestionCheckOptions<Limit extends Error> {
    * (postgres-store refuses U+0000 there, which its database cannot hold). Default: none.
    */
   checkString?: (caller: string, field: string, value: unknown) => void;
-  /**
-   * What a hole of a sparse `options` array does: `'skipped'` (the default: not checked, as the
-   * memory store and file-store do) or `'refused'` (checked as the undefined it reads, so the
-   * argument error `ask: options[0]: expected a string, received nothing`: postgres-store's rule).
-   */
-  optionHoles?: 'skipped' | 'refused';
-  /**
-   * What an array given as the bounds to `resolveLimits` does: `'defaults'` (the default: read as
-   * an object with none of the bounds, as the memory store and file-store read it) or `'refused'`
-   * (the argument error, as for any other non-object: postgres-store's rule).
-   */
-  arrayLimits?: 'defaults' | 'refused';
 }
 
 /**
@@ -83,7 +71,7 @@ export interface QuestionChecks<Question, Outcome, Limit extends Error> {
    * `maxOptions`, `maxOpenQuestions` positive integers, `keepSettledMs` a positive number), frozen;
    * `defaults` itself when nothing is given. `caller` and `field` name where they were given
    * (`openPostgresLists`, `questionLimits`); without `field` they are the caller's whole argument.
-   * An array given is the store's `arrayLimits` rule.
+   * An array is refused as any other non-object is.
    */
   resolveLimits: (
     caller: string,
@@ -141,8 +129,6 @@ class Checks {
   private readonly argumentError: MessageErrorClass;
   private readonly rangeError: MessageErrorClass;
   private readonly checkString: QuestionCheckOptions<Error>['checkString'];
-  private readonly holesRefused: boolean;
-  private readonly arrayLimitsRefused: boolean;
   // An asker is an agent's name: the MessageStore checks' one copy, with the store's string rule.
   private readonly checkAgent: (caller: string, field: string, value: unknown) => void;
 
@@ -150,8 +136,6 @@ class Checks {
     this.argumentError = options.argumentError;
     this.rangeError = options.rangeError;
     this.checkString = options.checkString;
-    this.holesRefused = options.optionHoles === 'refused';
-    this.arrayLimitsRefused = options.arrayLimits === 'refused';
     this.checkAgent = messageChecks(options).checkAgent;
   }
 
@@ -196,8 +180,8 @@ class Checks {
     const each = (option: unknown, index: number): void => {
       this.text('ask', `options[${index}]`, option, limits.maxTextLength);
     };
-    if (this.holesRefused) for (const [index, option] of options.entries()) each(option, index);
-    else options.forEach(each);
+    // Every index, holes too: a sparse array's hole is no string (it would be stored as nothing).
+    for (const [index, option] of options.entries()) each(option, index);
     const { expiresAt } = question;
     if (typeof expiresAt !== 'number') {
       throw new this.argumentError(
@@ -252,7 +236,7 @@ class Checks {
     defaults: Readonly<QuestionBounds>,
   ): Readonly<QuestionBounds> {
     if (given === undefined) return defaults;
-    if (typeof given !== 'object' || given === null || (this.arrayLimitsRefused && Array.isArray(given))) {
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) {
       const where = field === undefined ? '' : `${field}: `;
       throw new this.argumentError(`${caller}: ${where}expected an object or nothing, received ${shown(given)}`);
     }

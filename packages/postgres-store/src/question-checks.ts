@@ -24,8 +24,6 @@ const checks: QuestionChecks<OutgoingQuestion, QuestionOutcome, QuestionLimitErr
   rangeError: RegistryRangeError,
   limitError: QuestionLimitError,
   checkString: checkNoNul,
-  optionHoles: 'refused',
-  arrayLimits: 'refused',
 });
 
 // Assertion functions are called through names with a declared type (TypeScript's rule).

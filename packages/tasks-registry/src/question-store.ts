@@ -82,8 +82,10 @@ export const DEFAULT_QUESTION_LIMITS: Readonly<QuestionLimits> = Object.freeze({
 
 /**
  * The questions of one list. Every method may reject (a full disk, a lost database): a rejected
- * `ask` or `settle` was not acknowledged and changed nothing another reader can see; a resolved
- * one is durable.
+ * `ask` or `settle` was not acknowledged and changed nothing another reader can see, unless the
+ * store cannot know (a connection lost after the write was sent): it then rejects with an error
+ * that says the change may have been saved (postgres-store's DatabaseError, `mayHaveBeenSaved`),
+ * as a MessageStore's send does. A resolved one is durable.
  *
  * A bad argument (an asker that is not a non-empty string of at most 200 characters, a text too
  * long, too many options, an `expiresAt` not after now, an outcome of another shape) makes the

@@ -3,6 +3,13 @@ import { RegistryArgumentError, RegistryRangeError } from '../errors.js';
 import type { OutgoingQuestion } from '../question-store.js';
 import { HOUR_MS, idNumber, ids, outgoing, type QuestionSuiteTools, SETTLED_FIELDS } from './suite-context.js';
 
+/** `[<hole>, 'yes']`: a sparse array, whose first index holds nothing. */
+function sparseOptions(): string[] {
+  const options: string[] = [];
+  options[1] = 'yes';
+  return options;
+}
+
 /** Ids, fields, open(), and the questions a store refuses. */
 export function asking(tools: QuestionSuiteTools): void {
   idsAndFields(tools);
@@ -85,6 +92,8 @@ function badAsks(longest: number, most: number): [string, unknown, 'argument' | 
     ['options that are not an array', { ...outgoing('alice', 'q'), options: 'yes' }, 'argument'],
     ['too many options', outgoing('alice', 'q', { options: Array.from({ length: most + 1 }, String) }), 'argument'],
     ['an option that is not a string', { ...outgoing('alice', 'q'), options: ['yes', 2] }, 'argument'],
+    // A hole of a sparse array is no string either: kept, it would read back as nothing.
+    ['a hole among the options', { ...outgoing('alice', 'q'), options: sparseOptions() }, 'argument'],
     ['an option too long', outgoing('alice', 'q', { options: ['o'.repeat(longest + 1)] }), 'argument'],
     ['an expiresAt that is not a number', { ...outgoing('alice', 'q'), expiresAt: 'soon' }, 'argument'],
     ['an expiresAt in the past', outgoing('alice', 'q', { expiresAt: past }), 'argument or range'],
