@@ -3,7 +3,7 @@
 // on every tool (a 403 that says so); as herself she reads only her own inbox, cannot complete or
 // take bob's leased task, claim for bob, or read bob's question; bob's two sessions share his inbox
 // and his lease; a sender cannot be forged; the board's answers and messages name the person.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +32,7 @@ token = "${TOKENS.alice}"
 
 [[agents]]
 name = "bob"
-sha256 = "${(await import('node:crypto')).createHash('sha256').update(TOKENS.bob).digest('hex')}"
+sha256 = "${createHash('sha256').update(TOKENS.bob).digest('hex')}"
 
 [[agents]]
 name = "mallory"

@@ -135,5 +135,10 @@ describe('the guard with a table of agents', () => {
       'Forbidden: "bob" may not use list "beta" (the agents table gives it "alpha")',
     );
     expect(listRefusal(dana, 'beta')).toBeUndefined();
+    // A session naming no list gets one of its own: none of bob's, fine for Dana.
+    expect(listRefusal(bob, undefined)).toBe(
+      'Forbidden: "bob" may use only some lists: expected x-raider-list naming one of them, received none',
+    );
+    expect(listRefusal(dana, undefined)).toBeUndefined();
   });
 });

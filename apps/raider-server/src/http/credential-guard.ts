@@ -15,6 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import { type AgentEntry, AgentTable } from '../credentials/agent-table.js';
 import type { FailureLimiter } from '../credentials/failure-limit.js';
 import { AGENT_HEADER, agentFromHeader } from './agent-header.js';
+import { LIST_HEADER } from './list-header.js';
 
 /** Who a request is, as its credential says: the table's entry. */
 export type Credential = AgentEntry;
@@ -93,9 +94,14 @@ export function checkCredential(
 
 /**
  * Why `credential` may not use list `listId`, or undefined when it may (no `lists` in its entry:
- * every list).
+ * every list). `listId` undefined: a 2025-era session naming no list, which gets a list of its
+ * own, none of an agent's `lists`.
  */
-export function listRefusal(credential: Credential, listId: string): string | undefined {
+export function listRefusal(credential: Credential, listId: string | undefined): string | undefined {
+  if (credential.lists === undefined) return undefined;
+  if (listId === undefined) {
+    return `Forbidden: ${shown(credential.name)} may use only some lists: expected ${LIST_HEADER} naming one of them, received none`;
+  }
   if (AgentTable.mayUseList(credential, listId)) return undefined;
   const lists = (credential.lists ?? []).map(shown).join(', ');
   return `Forbidden: ${shown(credential.name)} may not use list ${shown(listId)} (the agents table gives it ${lists})`;

@@ -134,3 +134,16 @@ describe('requestGuard', () => {
     }
   });
 });
+
+describe('a token outside ASCII', () => {
+  it('matches as its UTF-8 bytes, as Node hands the header over (latin1)', () => {
+    const token = 'jürgen-token-0123456789';
+    const guard = requestGuard({ ...base, token });
+    const onTheWire = Buffer.from(`Bearer ${token}`, 'utf8').toString('latin1');
+    expect(guard(request('/mcp', { authorization: onTheWire }))).toEqual({ kind: 'pass' });
+    expect(guard(request('/mcp', { authorization: `Bearer ${token.replace('ü', 'u')}` }))).toMatchObject({
+      kind: 'refuse',
+      status: 401,
+    });
+  });
+});

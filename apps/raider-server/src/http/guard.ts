@@ -161,10 +161,16 @@ function cookieToken(req: IncomingMessage): string | undefined {
   }
 }
 
-/** The token a request presents: its bearer token, else a board login's `?token=`, else the board's cookie. */
+/**
+ * The token a request presents: its bearer token, else a board login's `?token=`, else the board's
+ * cookie. Node reads header values as latin1, while a token is compared as UTF-8 (the login's and
+ * the cookie's are percent-decoded as UTF-8 already): the bearer token is read back as UTF-8, so a
+ * token outside ASCII matches whichever way it came.
+ */
 function presentedToken(req: IncomingMessage, login: string | null): string {
   const auth = req.headers.authorization ?? '';
-  return auth.startsWith('Bearer ') ? auth.slice(7) : (login ?? cookieToken(req) ?? '');
+  if (auth.startsWith('Bearer ')) return Buffer.from(auth.slice(7), 'latin1').toString('utf8');
+  return login ?? cookieToken(req) ?? '';
 }
 
 /** The verdict with a table of agents: the token names the agent (credential-guard.ts). */
@@ -176,13 +182,7 @@ function withTable(
   limiter: FailureLimiter,
 ): Verdict {
   const login = req.method === 'GET' && url.pathname === '/' ? url.searchParams.get('token') : null;
-  // Node reads header values as latin1; a table's tokens are UTF-8 (a cookie's and a login's are
-  // percent-decoded as such already).
-  const auth = req.headers.authorization ?? '';
-  const presented = auth.startsWith('Bearer ')
-    ? Buffer.from(auth.slice(7), 'latin1').toString('utf8')
-    : presentedToken(req, login);
-  const checked = checkCredential(req, presented, boardRoute, table, limiter);
+  const checked = checkCredential(req, presentedToken(req, login), boardRoute, table, limiter);
   if (checked.kind === 'pass') return login !== null ? { kind: 'login', token: login } : checked;
   if (checked.status === 401 && boardRoute && wantsPage(req)) {
     return { ...checked, page: { tokenGiven: true, wrongToken: login !== null } };

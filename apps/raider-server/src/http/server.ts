@@ -213,12 +213,7 @@ class McpEndpoint {
     if (!agent) return;
     let listId = named.listId;
     if (credential) {
-      // An agent kept to some lists names one: a list of the session's own would be none of them.
-      const refused =
-        listId === undefined
-          ? credential.lists &&
-            `Forbidden: ${JSON.stringify(credential.name)} may use only some lists: expected ${LIST_HEADER} naming one of them, received none`
-          : listRefusal(credential, listId);
+      const refused = listRefusal(credential, listId);
       if (refused) return void rpcError(res, 403, -32000, refused);
     }
     if (!this.sessions.makeRoom()) {
